@@ -1,0 +1,74 @@
+//! The C API of `dialects/lib/CAPI` (see `dialects/include/glow-c/*.h`).
+#![allow(missing_docs, non_camel_case_types, non_snake_case)]
+
+use mlir_sys::{
+    MlirDialectHandle, MlirDialectRegistry, MlirLogicalResult, MlirOperation,
+    MlirStringCallback, MlirStringRef,
+};
+use std::ffi::{c_char, c_int, c_void};
+
+/// Kinds of pass options MLIR parses for a Rust pass.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlowPassOptionKind {
+    String = 0,
+    StringList = 1,
+    Bool = 2,
+    Int = 3,
+}
+
+#[repr(C)]
+pub struct GlowPassOptionSpec {
+    pub name: *const c_char,
+    pub description: *const c_char,
+    pub kind: GlowPassOptionKind,
+    pub default_value: *const c_char,
+}
+
+#[repr(C)]
+pub struct GlowPassOptionValue {
+    pub name: MlirStringRef,
+    pub num_values: isize,
+    pub values: *const MlirStringRef,
+}
+
+pub type GlowPassValidateFn = unsafe extern "C" fn(
+    user_data: *mut c_void,
+    values: *const GlowPassOptionValue,
+    num_values: isize,
+    error: MlirStringCallback,
+    error_user_data: *mut c_void,
+) -> MlirLogicalResult;
+
+pub type GlowPassRunFn = unsafe extern "C" fn(
+    user_data: *mut c_void,
+    op: MlirOperation,
+    values: *const GlowPassOptionValue,
+    num_values: isize,
+) -> MlirLogicalResult;
+
+#[repr(C)]
+pub struct GlowRustPassSpec {
+    pub argument: *const c_char,
+    pub description: *const c_char,
+    pub anchor_op_name: *const c_char,
+    pub num_options: isize,
+    pub options: *const GlowPassOptionSpec,
+    pub num_dependent_dialects: isize,
+    pub dependent_dialects: *const MlirDialectHandle,
+    pub user_data: *mut c_void,
+    pub validate: GlowPassValidateFn,
+    pub run: GlowPassRunFn,
+}
+
+unsafe extern "C" {
+    pub fn mlirGetDialectHandle__glow_graph__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__glow_quant__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__glow_instr__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__glow__() -> MlirDialectHandle;
+
+    pub fn glowRegisterRustPass(spec: *const GlowRustPassSpec);
+
+    pub fn glowMlirOptMain(argc: c_int, argv: *mut *mut c_char, registry: MlirDialectRegistry)
+        -> c_int;
+}

@@ -1,0 +1,12 @@
+//! The Glow dialects — `glow.graph`, `glow.quant`, `glow.instr` and the empty `glow`
+//! umbrella — defined in ODS under `dialects/`, compiled to C++ by CMake and linked
+//! into this crate. Rust gets typed op builders generated from the same `.td` files
+//! ([`ods`]), registration into an MLIR context ([`registration`]), and the raw C API
+//! of the C++ glue ([`ffi`]): the Rust-pass shim and MLIR's `mlir-opt` driver.
+#![deny(missing_docs)]
+
+pub mod ffi;
+pub mod ods;
+pub mod registration;
+
+pub use registration::{glow_dialect_handles, register_glow_dialects};

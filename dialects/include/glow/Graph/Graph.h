@@ -1,0 +1,18 @@
+//===- Graph.h - the glow.graph dialect and its ops -------------*- C++ -*-===//
+#ifndef GLOW_GRAPH_GRAPH_H
+#define GLOW_GRAPH_GRAPH_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "glow/Graph/GraphDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "glow/Graph/GraphOps.h.inc"
+
+#endif // GLOW_GRAPH_GRAPH_H

@@ -1,0 +1,304 @@
+//===- GraphOps.td - glow.graph nodes -----------------------*- tablegen -*-===//
+//
+// The single source of truth for glow.graph nodes: C++ classes, verifiers and the
+// assembly format come from here, and so do the typed Rust builders (melior's
+// `dialect!` macro reads this file).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GLOW_GRAPH_OPS
+#define GLOW_GRAPH_OPS
+
+include "glow/Graph/GraphDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Glow_Tensor : StaticShapeTensorOf<[AnyType]>;
+def Glow_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
+def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
+
+def Glow_Pair : DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">;
+def Glow_NoPads : DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Glow_ConstantOp : Glow_Graph_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "a constant tensor (Glow's Constant node: weights and literals)";
+  let description = [{
+    Materializes a constant tensor. Large weights are best written as
+    `dense_resource` blobs so the text stays small.
+
+    ```mlir
+    %w = glow.graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Glow_SplatOp : Glow_Graph_Op<"splat", [ConstantLike, Pure]> {
+  let summary = "a tensor filled with one scalar (Glow's Splat node)";
+  let description = [{
+    ```mlir
+    %zero = glow.graph.splat 0.0 : tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$value);
+  let results = (outs Glow_Tensor:$result);
+  // The scalar is written without its type and takes the result's element type.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, pooling, linear algebra
+//===----------------------------------------------------------------------===//
+
+def Glow_Conv2DOp : Glow_Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D convolution, NCHW input and OIHW filter (Glow's Convolution)";
+  let description = [{
+    `input` is N x C x H x W, `filter` is F x C/group x KH x KW, the optional `bias`
+    has F elements. `pads` are [top, left, bottom, right]; `strides` and
+    `dilations` are [h, w]. The result is N x F x OH x OW with
+    OH = (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1.
+
+    ```mlir
+    %y = glow.graph.conv2d %x, %w, %b strides [2, 2] pads [3, 3, 3, 3]
+        : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>)
+        -> tensor<1x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, Glow_NumericTensor:$filter,
+                       Optional<Glow_NumericTensor>:$bias,
+                       Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? (`strides` $strides^)? (`pads` $pads^)?
+    (`dilations` $dilations^)? (`group` $group^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins)>
+    : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = summaryText;
+  let arguments = !con((ins Glow_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                            Glow_Pair:$strides, Glow_NoPads:$pads), extraArgs);
+  let results = (outs Glow_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
+def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW (Glow's MaxPool)"> {
+  let description = [{
+    `kernel` and `strides` are [h, w]; `pads` are [top, left, bottom, right]; padded
+    positions never win the maximum.
+
+    ```mlir
+    %y = glow.graph.max_pool %x kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1]
+        : tensor<1x64x112x112xf32> -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let assemblyFormat = [{
+    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)? attr-dict
+    `:` type($input) `->` type($result)
+  }];
+}
+
+def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW (Glow's AvgPool)",
+    (ins UnitAttr:$count_include_pad)> {
+  let description = [{
+    Like `max_pool`, averaging. Padded positions count in the divisor only when
+    `count_include_pad` is set (ONNX's attribute of the same name).
+
+    ```mlir
+    %y = glow.graph.avg_pool %x kernel [7, 7] : tensor<1x2048x7x7xf32> -> tensor<1x2048x1x1xf32>
+    ```
+  }];
+  let assemblyFormat = [{
+    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
+    (`count_include_pad` $count_include_pad^)? attr-dict
+    `:` type($input) `->` type($result)
+  }];
+}
+
+def Glow_FullyConnectedOp : Glow_Graph_Op<"fully_connected", [Pure, InferTypeOpAdaptor]> {
+  let summary = "input x weights + bias (Glow's FullyConnected)";
+  let description = [{
+    `input` is N x K, `weights` K x M, `bias` M; the result is N x M. Node lowering
+    turns it into `matmul` + `batched_add`.
+
+    ```mlir
+    %y = glow.graph.fully_connected %x, %w, %b
+        : (tensor<1x2048xf32>, tensor<2048x1000xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, Glow_NumericTensor:$weights,
+                       Glow_NumericTensor:$bias);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$input `,` $weights `,` $bias attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Glow_MatMulOp : Glow_Graph_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D matrix product (Glow's MatMul)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Glow_BatchedAddOp : Glow_Graph_Op<"batched_add",
+    [Pure, AllTypesMatch<["batch", "result"]>]> {
+  let summary = "adds `slice` to every slice of `batch` along dimension 0 (Glow's BatchedAdd)";
+  let description = [{
+    `batch` is B x S1 x ... x Sn and `slice` is S1 x ... x Sn.
+
+    ```mlir
+    %y = glow.graph.batched_add %x, %bias : tensor<4x16xf32>, tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$batch, Glow_NumericTensor:$slice);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$batch `,` $slice attr-dict `:` type($batch) `,` type($slice)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class Glow_BinaryOp<string mnemonic, string summaryText, list<Trait> traits = []>
+    : Glow_Graph_Op<mnemonic, !listconcat([Pure, Elementwise, SameOperandsAndResultType], traits)> {
+  let summary = summaryText;
+  let description = [{
+    Elementwise on two tensors of the same type; broadcasts are explicit in Glow.
+  }];
+  let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Glow_AddOp : Glow_BinaryOp<"add", "elementwise lhs + rhs", [Commutative]>;
+def Glow_SubOp : Glow_BinaryOp<"sub", "elementwise lhs - rhs">;
+def Glow_MulOp : Glow_BinaryOp<"mul", "elementwise lhs * rhs", [Commutative]>;
+def Glow_DivOp : Glow_BinaryOp<"div", "elementwise lhs / rhs">;
+def Glow_MaxOp : Glow_BinaryOp<"max", "elementwise maximum", [Commutative]>;
+def Glow_MinOp : Glow_BinaryOp<"min", "elementwise minimum", [Commutative]>;
+
+class Glow_UnaryOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = summaryText;
+  let arguments = (ins Glow_FloatTensor:$input);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Glow_ReluOp : Glow_UnaryOp<"relu", "max(x, 0) elementwise">;
+def Glow_SigmoidOp : Glow_UnaryOp<"sigmoid", "1 / (1 + exp(-x)) elementwise">;
+def Glow_TanhOp : Glow_UnaryOp<"tanh", "hyperbolic tangent elementwise">;
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def Glow_SoftMaxOp : Glow_Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "softmax along one axis (Glow's SoftMax)";
+  let description = [{
+    ```mlir
+    %p = glow.graph.softmax %logits axis 1 : tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input (`axis` $axis^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_BatchNormOp : Glow_Graph_Op<"batch_norm",
+    [Pure, AllTypesMatch<["input", "result"]>,
+     AllTypesMatch<["scale", "bias", "mean", "var"]>]> {
+  let summary = "inference batch normalization (Glow's BatchNormalization)";
+  let description = [{
+    y = (x - mean) / sqrt(var + epsilon) * scale + bias, per channel along
+    `channel` (1 for NCHW). `scale`, `bias`, `mean` and `var` are 1-D with one
+    element per channel.
+
+    ```mlir
+    %y = glow.graph.batch_norm %x, %scale, %bias, %mean, %var epsilon 1.0e-05
+        : tensor<1x64x56x56xf32>, tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, Glow_FloatTensor:$scale,
+                       Glow_FloatTensor:$bias, Glow_FloatTensor:$mean,
+                       Glow_FloatTensor:$var,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<I64Attr, "1">:$channel);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $var (`epsilon` $epsilon^)?
+    (`channel` $channel^)? attr-dict `:` type($input) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape
+//===----------------------------------------------------------------------===//
+
+def Glow_ReshapeOp : Glow_Graph_Op<"reshape", [Pure]> {
+  let summary = "same elements, new shape (Glow's Reshape)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.reshape %x : tensor<1x2048x1x1xf32> -> tensor<1x2048xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Glow_TransposeOp : Glow_Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permutes dimensions: result dim i is input dim perm[i] (Glow's Transpose)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.transpose %x perm [0, 2, 3, 1] : tensor<1x3x8x8xf32> -> tensor<1x8x8x3xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input `perm` $perm attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Glow_ConcatOp : Glow_Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "joins tensors along dimension `dim` (Glow's Concat)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.concat %a, %b dim 1
+        : (tensor<1x16x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x48x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Glow_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` functional-type($inputs, results)";
+  let hasFolder = 1;
+}
+
+#endif // GLOW_GRAPH_OPS

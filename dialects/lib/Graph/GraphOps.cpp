@@ -1,0 +1,465 @@
+//===- GraphOps.cpp - glow.graph verifiers, type inference, folders ------===//
+//
+// Shape rules follow Glow's node definitions (NCHW convolution and pooling, 2-D
+// matmul / fully_connected, explicit broadcasts). Every rule reports a located error
+// naming the operand or attribute at fault.
+//
+//===----------------------------------------------------------------------===//
+
+#include "glow/Graph/Graph.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::glow::graph;
+
+namespace {
+
+/// Formats a list of integers as [a, b, c] for diagnostics.
+std::string formatList(ArrayRef<int64_t> values) {
+  std::string text = "[";
+  llvm::interleave(
+      values, [&](int64_t v) { text += std::to_string(v); }, [&] { text += ", "; });
+  return text + "]";
+}
+
+LogicalResult checkCount(std::optional<Location> loc, StringRef what,
+                         ArrayRef<int64_t> values, size_t expected) {
+  if (values.size() != expected)
+    return emitOptionalError(loc, "'", what, "' must have ", expected,
+                             " elements, got ", formatList(values));
+  return success();
+}
+
+LogicalResult checkPositive(std::optional<Location> loc, StringRef what,
+                            ArrayRef<int64_t> values) {
+  if (llvm::any_of(values, [](int64_t v) { return v < 1; }))
+    return emitOptionalError(loc, "'", what, "' must be positive, got ",
+                             formatList(values));
+  return success();
+}
+
+LogicalResult checkNonNegative(std::optional<Location> loc, StringRef what,
+                               ArrayRef<int64_t> values) {
+  if (llvm::any_of(values, [](int64_t v) { return v < 0; }))
+    return emitOptionalError(loc, "'", what, "' must not be negative, got ",
+                             formatList(values));
+  return success();
+}
+
+/// The spatial geometry shared by convolution and pooling: kernel [kh, kw],
+/// strides [h, w], pads [top, left, bottom, right], dilations [h, w].
+struct Window {
+  ArrayRef<int64_t> kernel, strides, pads, dilations;
+
+  LogicalResult check(std::optional<Location> loc) const {
+    if (failed(checkCount(loc, "kernel", kernel, 2)) ||
+        failed(checkCount(loc, "strides", strides, 2)) ||
+        failed(checkCount(loc, "pads", pads, 4)) ||
+        failed(checkCount(loc, "dilations", dilations, 2)) ||
+        failed(checkPositive(loc, "kernel", kernel)) ||
+        failed(checkPositive(loc, "strides", strides)) ||
+        failed(checkPositive(loc, "dilations", dilations)) ||
+        failed(checkNonNegative(loc, "pads", pads)))
+      return failure();
+    return success();
+  }
+
+  /// Output extent of spatial dimension `d` (0 = H, 1 = W) for input extent `in`.
+  int64_t outExtent(int d, int64_t in) const {
+    int64_t span = dilations[d] * (kernel[d] - 1) + 1;
+    int64_t padded = in + pads[d] + pads[d + 2];
+    if (padded < span)
+      return 0;
+    return (padded - span) / strides[d] + 1;
+  }
+
+  /// Infers N x channels x OH x OW for an NCHW input.
+  LogicalResult infer(std::optional<Location> loc, RankedTensorType input,
+                      int64_t channels, Type elementType,
+                      SmallVectorImpl<Type> &types) const {
+    if (failed(check(loc)))
+      return failure();
+    int64_t oh = outExtent(0, input.getDimSize(2));
+    int64_t ow = outExtent(1, input.getDimSize(3));
+    if (oh < 1 || ow < 1)
+      return emitOptionalError(loc, "window ", formatList(kernel), " with dilations ",
+                               formatList(dilations), " does not fit the padded input ",
+                               input);
+    types.push_back(RankedTensorType::get({input.getDimSize(0), channels, oh, ow},
+                                          elementType));
+    return success();
+  }
+};
+
+RankedTensorType tensorOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+LogicalResult checkRank(std::optional<Location> loc, StringRef what,
+                        RankedTensorType type, int64_t rank) {
+  if (type.getRank() != rank)
+    return emitOptionalError(loc, "'", what, "' must have rank ", rank, ", got ",
+                             type);
+  return success();
+}
+
+/// The per-element-count numbers of a 1-D per-channel operand.
+LogicalResult checkVector(Operation *op, StringRef what, Value value, int64_t size,
+                          Type elementType) {
+  auto type = tensorOf(value);
+  if (type.getRank() != 1 || type.getDimSize(0) != size)
+    return op->emitOpError("'") << what << "' must be a 1-D tensor of " << size
+                                << " elements, got " << type;
+  if (type.getElementType() != elementType)
+    return op->emitOpError("'") << what << "' element type " << type.getElementType()
+                                << " does not match " << elementType;
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// constant / splat
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult SplatOp::verify() {
+  Type element = getType().getElementType();
+  if (getValue().getType() != element)
+    return emitOpError("value of type ")
+           << getValue().getType() << " does not match the element type " << element;
+  if (!isa<IntegerAttr, FloatAttr>(getValue()))
+    return emitOpError("value must be an integer or float scalar");
+  return success();
+}
+
+/// `glow.graph.splat 0.5 : tensor<4xf32>`: the literal takes the element type.
+ParseResult SplatOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc literalLoc = parser.getCurrentLocation();
+  APInt integer;
+  double real = 0;
+  std::optional<bool> boolean;
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    boolean = true;
+  else if (succeeded(parser.parseOptionalKeyword("false")))
+    boolean = false;
+  OptionalParseResult isInteger =
+      boolean ? OptionalParseResult(std::nullopt) : parser.parseOptionalInteger(integer);
+  if (isInteger.has_value() && failed(*isInteger))
+    return failure();
+  if (!boolean && !isInteger.has_value() && parser.parseFloat(real))
+    return failure();
+  RankedTensorType type;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColonType(type))
+    return failure();
+
+  Type element = type.getElementType();
+  TypedAttr value;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    if (boolean)
+      return parser.emitError(literalLoc, "boolean literal for element type ") << element;
+    if (isInteger.has_value())
+      real = static_cast<double>(integer.getSExtValue());
+    value = FloatAttr::get(floatType, real);
+  } else if (auto intType = dyn_cast<IntegerType>(element)) {
+    unsigned width = intType.getWidth();
+    if (boolean) {
+      integer = APInt(width, *boolean ? 1 : 0);
+    } else if (!isInteger.has_value()) {
+      return parser.emitError(literalLoc, "float literal for element type ") << element;
+    } else if (integer.getSignificantBits() > width + (integer.isNonNegative() ? 1 : 0)) {
+      return parser.emitError(literalLoc, "literal does not fit in ") << element;
+    }
+    value = IntegerAttr::get(intType, integer.sextOrTrunc(width));
+  } else {
+    return parser.emitError(literalLoc, "splat needs an integer or float element type, got ")
+           << element;
+  }
+  result.addAttribute(getValueAttrName(result.name), value);
+  result.addTypes(type);
+  return success();
+}
+
+void SplatOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getValue());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getValueAttrName()});
+  printer << " : " << getType();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor) {
+  return SplatElementsAttr::get(getType(), getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// conv2d
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  auto filter = tensorOf(adaptor.getFilter());
+  if (failed(checkRank(loc, "input", input, 4)) ||
+      failed(checkRank(loc, "filter", filter, 4)))
+    return failure();
+  ArrayRef<int64_t> kernel = filter.getShape().drop_front(2);
+  Window window{kernel, adaptor.getStrides(), adaptor.getPads(), adaptor.getDilations()};
+  return window.infer(loc, input, filter.getDimSize(0), input.getElementType(), types);
+}
+
+LogicalResult Conv2DOp::verify() {
+  auto input = tensorOf(getInput());
+  auto filter = tensorOf(getFilter());
+  int64_t group = getGroup();
+  if (group < 1)
+    return emitOpError("'group' must be positive, got ") << group;
+  int64_t channels = input.getDimSize(1);
+  int64_t filters = filter.getDimSize(0);
+  if (channels % group != 0 || filters % group != 0)
+    return emitOpError("'group' ")
+           << group << " must divide the input channels (" << channels
+           << ") and the filter count (" << filters << ")";
+  if (filter.getDimSize(1) * group != channels)
+    return emitOpError("filter has ")
+           << filter.getDimSize(1) << " channels per group but the input has "
+           << channels << " channels in " << group << " group(s)";
+  if (filter.getElementType() != input.getElementType())
+    return emitOpError("filter element type ")
+           << filter.getElementType() << " does not match input element type "
+           << input.getElementType();
+  if (getBias() &&
+      failed(checkVector(*this, "bias", getBias(), filters, input.getElementType())))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// pooling
+//===----------------------------------------------------------------------===//
+
+template <typename PoolOp>
+static LogicalResult inferPool(std::optional<Location> loc,
+                               typename PoolOp::Adaptor adaptor,
+                               SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (failed(checkRank(loc, "input", input, 4)))
+    return failure();
+  static const int64_t unitDilation[] = {1, 1};
+  Window window{adaptor.getKernel(), adaptor.getStrides(), adaptor.getPads(),
+                unitDilation};
+  return window.infer(loc, input, input.getDimSize(1), input.getElementType(), types);
+}
+
+/// Padding at least as large as the window would make some outputs see only padding.
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  ArrayRef<int64_t> kernel = op.getKernel(), pads = op.getPads();
+  for (int d = 0; d < 2; ++d)
+    if (pads[d] >= kernel[d] || pads[d + 2] >= kernel[d])
+      return op.emitOpError("'pads' ")
+             << formatList(pads) << " must be smaller than 'kernel' "
+             << formatList(kernel);
+  return success();
+}
+
+LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferPool<MaxPoolOp>(loc, adaptor, types);
+}
+LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
+
+LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferPool<AvgPoolOp>(loc, adaptor, types);
+}
+LogicalResult AvgPoolOp::verify() { return verifyPool(*this); }
+
+//===----------------------------------------------------------------------===//
+// fully_connected / matmul / batched_add
+//===----------------------------------------------------------------------===//
+
+/// [N, K] x [K, M] -> [N, M], with operand names for the diagnostics.
+static LogicalResult inferMatrixProduct(std::optional<Location> loc, StringRef lhsName,
+                                        Value lhsValue, StringRef rhsName,
+                                        Value rhsValue, SmallVectorImpl<Type> &types) {
+  auto lhs = tensorOf(lhsValue), rhs = tensorOf(rhsValue);
+  if (failed(checkRank(loc, lhsName, lhs, 2)) || failed(checkRank(loc, rhsName, rhs, 2)))
+    return failure();
+  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+    return emitOptionalError(loc, "'", lhsName, "' ", lhs, " and '", rhsName, "' ", rhs,
+                             " have different reduction sizes (", lhs.getDimSize(1),
+                             " vs ", rhs.getDimSize(0), ")");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "element types ", lhs.getElementType(), " and ",
+                             rhs.getElementType(), " differ");
+  types.push_back(
+      RankedTensorType::get({lhs.getDimSize(0), rhs.getDimSize(1)}, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  return inferMatrixProduct(loc, "input", adaptor.getInput(), "weights",
+                            adaptor.getWeights(), types);
+}
+
+LogicalResult FullyConnectedOp::verify() {
+  auto weights = tensorOf(getWeights());
+  return checkVector(*this, "bias", getBias(), weights.getDimSize(1),
+                     weights.getElementType());
+}
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferMatrixProduct(loc, "lhs", adaptor.getLhs(), "rhs", adaptor.getRhs(), types);
+}
+
+LogicalResult BatchedAddOp::verify() {
+  auto batch = tensorOf(getBatch()), slice = tensorOf(getSlice());
+  if (batch.getRank() < 1 || batch.getShape().drop_front() != slice.getShape())
+    return emitOpError("slice ") << slice << " must match one slice of the batch "
+                                 << batch << " (its shape without dimension 0)";
+  if (batch.getElementType() != slice.getElementType())
+    return emitOpError("element types ")
+           << batch.getElementType() << " and " << slice.getElementType() << " differ";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// softmax / batch_norm
+//===----------------------------------------------------------------------===//
+
+/// Checks that `axis` (negative counts from the back) names a dimension of `rank`.
+static LogicalResult checkAxis(Operation *op, StringRef what, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return op->emitOpError("'") << what << "' " << axis << " is out of range for rank "
+                                << rank;
+  return success();
+}
+
+LogicalResult SoftMaxOp::verify() {
+  return checkAxis(*this, "axis", getAxis(), getType().getRank());
+}
+
+LogicalResult BatchNormOp::verify() {
+  auto input = tensorOf(getInput());
+  int64_t channel = getChannel();
+  if (failed(checkAxis(*this, "channel", channel, input.getRank())))
+    return failure();
+  if (channel < 0)
+    channel += input.getRank();
+  int64_t channels = input.getDimSize(channel);
+  Type element = input.getElementType();
+  if (failed(checkVector(*this, "scale", getScale(), channels, element)) ||
+      failed(checkVector(*this, "bias", getBias(), channels, element)) ||
+      failed(checkVector(*this, "mean", getMean(), channels, element)) ||
+      failed(checkVector(*this, "var", getVar(), channels, element)))
+    return failure();
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("'epsilon' must not be negative");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// reshape / transpose / concat
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto input = tensorOf(getInput());
+  auto result = getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("element type changes from ")
+           << input.getElementType() << " to " << result.getElementType();
+  if (input.getNumElements() != result.getNumElements())
+    return emitOpError("cannot reshape ")
+           << input.getNumElements() << " elements into " << result.getNumElements()
+           << " (" << input << " -> " << result << ")";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // reshape(reshape(x)) -> reshape(x): fold by taking the inner input.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  if (auto elements = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    return elements.reshape(getType());
+  return {};
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitOptionalError(loc, "'perm' ", formatList(perm), " must have ",
+                             input.getRank(), " elements for ", input);
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t p : perm)
+    if (p < 0 || p >= input.getRank() || !seen.insert(p).second)
+      return emitOptionalError(loc, "'perm' ", formatList(perm),
+                               " is not a permutation of 0..", input.getRank() - 1);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(input.getDimSize(p));
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (llvm::equal(getPerm(), llvm::seq<int64_t>(0, getPerm().size())))
+    return getInput();
+  return {};
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "needs at least one input");
+  auto first = tensorOf(inputs.front());
+  int64_t rank = first.getRank();
+  int64_t dim = adaptor.getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOptionalError(loc, "'dim' ", dim, " is out of range for rank ", rank);
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (auto [index, value] : llvm::enumerate(inputs)) {
+    auto type = tensorOf(value);
+    if (type.getRank() != rank || type.getElementType() != first.getElementType())
+      return emitOptionalError(loc, "input #", index, " ", type,
+                               " differs in rank or element type from ", first);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && type.getDimSize(d) != first.getDimSize(d))
+        return emitOptionalError(loc, "input #", index, " ", type, " differs from ",
+                                 first, " in dimension ", d);
+    shape[dim] += type.getDimSize(dim);
+  }
+  types.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1)
+    return getInputs().front();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "glow/Graph/GraphOps.cpp.inc"

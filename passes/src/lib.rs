@@ -1,0 +1,1 @@
+pub fn register_glow_passes() {}
