@@ -402,6 +402,34 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+LogicalResult BroadcastOp::verify() {
+  auto input = tensorOf(getInput());
+  auto result = getType();
+  int64_t axis = getAxis();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("element type changes from ")
+           << input.getElementType() << " to " << result.getElementType();
+  if (axis < 0 || axis + input.getRank() > result.getRank())
+    return emitOpError("'axis' ")
+           << axis << " does not fit " << input << " inside " << result;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    int64_t in = input.getDimSize(d), out = result.getDimSize(axis + d);
+    if (in != 1 && in != out)
+      return emitOpError("input dimension ")
+             << d << " (" << in << ") must be 1 or equal result dimension " << axis + d
+             << " (" << out << ")";
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return splat.resizeSplat(getType());
+  return {};
+}
+
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {

@@ -211,6 +211,7 @@ class Glow_UnaryOp<string mnemonic, string summaryText>
 def Glow_ReluOp : Glow_UnaryOp<"relu", "max(x, 0) elementwise">;
 def Glow_SigmoidOp : Glow_UnaryOp<"sigmoid", "1 / (1 + exp(-x)) elementwise">;
 def Glow_TanhOp : Glow_UnaryOp<"tanh", "hyperbolic tangent elementwise">;
+def Glow_SqrtOp : Glow_UnaryOp<"sqrt", "square root elementwise">;
 
 //===----------------------------------------------------------------------===//
 // Normalization
@@ -270,6 +271,23 @@ def Glow_ReshapeOp : Glow_Graph_Op<"reshape", [Pure]> {
   let arguments = (ins Glow_Tensor:$input);
   let results = (outs Glow_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Glow_BroadcastOp : Glow_Graph_Op<"broadcast", [Pure]> {
+  let summary = "repeats a tensor along new or unit dimensions (Glow's Broadcast)";
+  let description = [{
+    Input dimension i lines up with result dimension `axis` + i and must be 1 or
+    equal to it; result dimensions outside that window are new.
+
+    ```mlir
+    %y = glow.graph.broadcast %scale axis 1 : tensor<64x1x1xf32> -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input, I64Attr:$axis);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input `axis` $axis attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }

@@ -1,0 +1,51 @@
+//! Rewrite rules: one Rust function per rule (named like Glow's), turned into real
+//! MLIR `RewritePattern`s and applied by MLIR's greedy driver (with folding), exactly
+//! like C++ `OpRewritePattern`s in `applyPatternsGreedily`.
+
+use melior::{
+    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet, RewriterBase,
+    apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
+    ir::{OperationRef, operation::OperationLike},
+};
+
+/// A rewrite rule rooted at one op name.
+pub struct Rule {
+    /// The op the rule matches, e.g. `glow.graph.fully_connected`.
+    pub root: &'static str,
+    /// Ops the rule may create (lets the driver order patterns).
+    pub generates: &'static [&'static str],
+    /// Matches `op` and rewrites it with `rewriter`; returns whether it did.
+    pub rewrite: for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, &RewriterBase<'c, '_>) -> bool,
+}
+
+/// Applies `rules` to everything nested in `op` with MLIR's greedy driver, to a
+/// fixed point. Fails if the driver does not converge.
+pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<(), melior::Error> {
+    // SAFETY: the op's context outlives this function.
+    let context: &Context = unsafe { op.context().to_ref() };
+    let patterns = RewritePatternSet::new(context);
+    for rule in rules {
+        let rewrite = rule.rewrite;
+        let pattern = create_op_rewrite_pattern(
+            rule.root,
+            1,
+            context,
+            move |_pattern, raw_op, raw_rewriter| {
+                // SAFETY: the driver hands a live op and rewriter for this call.
+                let (matched, rewriter) = unsafe {
+                    (
+                        OperationRef::from_raw(raw_op),
+                        PatternRewriter::from_raw(raw_rewriter),
+                    )
+                };
+                // SAFETY: the context outlives every pattern application.
+                let context: &Context = unsafe { matched.context().to_ref() };
+                let base = rewriter.as_rewriter_base();
+                rewrite(context, matched, &base)
+            },
+            rule.generates,
+        );
+        patterns.add(pattern);
+    }
+    apply_patterns_and_fold_greedily_with_op(op, patterns.freeze(), &GreedyRewriteDriverConfig::new())
+}

@@ -1,0 +1,69 @@
+//! `glow-lower-nodes`: Glow's node lowering (lib/Optimizer/Lower/Lower.cpp). High-level
+//! `glow.graph` nodes are rewritten into the few primitive nodes a backend must
+//! implement; a backend keeps the nodes it implements natively with
+//! `keep=<node>,<node>` (Glow's `shouldLower`), e.g. the CPU backend kept
+//! fully_connected and convolution.
+//!
+//! Rules so far:
+//! - fully_connected -> matmul + batched_add            ([`fully_connected`])
+//! - batch_norm (inference) -> mul / add with per-channel
+//!   scale = scale / sqrt(var + epsilon) and shift = bias - mean * scale   ([`batch_norm`])
+
+pub mod batch_norm;
+pub mod fully_connected;
+
+use crate::framework::{OptionKind, PassDefinition, PassOption, PassOptions, Rule, apply_rules, emit_error};
+use glow_dialects::glow_dialect_handles;
+use melior::ir::{OperationRef, operation::OperationLike};
+
+/// Every lowering rule, by the node kind it lowers (the name `keep` uses).
+pub const RULES: &[(&str, &Rule)] = &[
+    ("fully_connected", &fully_connected::LOWER_FULLY_CONNECTED),
+    ("batch_norm", &batch_norm::LOWER_BATCH_NORM),
+];
+
+/// The pass definition registered as `glow-lower-nodes`.
+pub static LOWER_NODES: PassDefinition = PassDefinition {
+    argument: "glow-lower-nodes",
+    description: "Lower high-level glow.graph nodes into primitive ones (Glow's node lowering)",
+    anchor: Some("func.func"),
+    options: &[PassOption {
+        name: "keep",
+        description: "Node kinds to keep unlowered (e.g. keep=fully_connected,batch_norm)",
+        kind: OptionKind::StringList,
+        default: None,
+    }],
+    dependent_dialects: || glow_dialect_handles().to_vec(),
+    validate,
+    run,
+};
+
+/// Accepts `fully_connected` or `glow.graph.fully_connected`.
+fn node_kind(name: &str) -> &str {
+    name.strip_prefix("glow.graph.").unwrap_or(name)
+}
+
+fn validate(options: &PassOptions) -> Result<(), String> {
+    for name in options.list("keep") {
+        if !RULES.iter().any(|(kind, _)| *kind == node_kind(name)) {
+            let known: Vec<&str> = RULES.iter().map(|(kind, _)| *kind).collect();
+            return Err(format!(
+                "'keep' names '{name}', which this pass does not lower; lowered node kinds: {}",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
+    let keep = options.list("keep");
+    let rules: Vec<&'static Rule> = RULES
+        .iter()
+        .filter(|(kind, _)| !keep.iter().any(|kept| node_kind(kept) == *kind))
+        .map(|(_, rule)| *rule)
+        .collect();
+    apply_rules(op, &rules).map_err(|_| {
+        emit_error(op.location(), "glow-lower-nodes: the rewrite did not converge");
+    })
+}
