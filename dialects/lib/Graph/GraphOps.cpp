@@ -122,6 +122,16 @@ LogicalResult checkVector(Operation *op, StringRef what, Value value, int64_t si
   return success();
 }
 
+/// Runs an op's type inference with its location, so shape errors are reported with
+/// their own message before MLIR's generic "failed to infer returned types" (the
+/// interface's check runs after verify() and passes no location).
+template <typename OpT>
+LogicalResult verifyInference(OpT op) {
+  SmallVector<Type> types;
+  return OpT::inferReturnTypes(op.getContext(), op.getLoc(), typename OpT::Adaptor(op),
+                               types);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -216,6 +226,8 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 }
 
 LogicalResult Conv2DOp::verify() {
+  if (failed(verifyInference(*this)))
+    return failure();
   auto input = tensorOf(getInput());
   auto filter = tensorOf(getFilter());
   int64_t group = getGroup();
@@ -261,6 +273,8 @@ static LogicalResult inferPool(std::optional<Location> loc,
 /// Padding at least as large as the window would make some outputs see only padding.
 template <typename PoolOp>
 static LogicalResult verifyPool(PoolOp op) {
+  if (failed(verifyInference(op)))
+    return failure();
   ArrayRef<int64_t> kernel = op.getKernel(), pads = op.getPads();
   for (int d = 0; d < 2; ++d)
     if (pads[d] >= kernel[d] || pads[d + 2] >= kernel[d])
@@ -316,6 +330,8 @@ LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult FullyConnectedOp::verify() {
+  if (failed(verifyInference(*this)))
+    return failure();
   auto weights = tensorOf(getWeights());
   return checkVector(*this, "bias", getBias(), weights.getDimSize(1),
                      weights.getElementType());
@@ -325,6 +341,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
   return inferMatrixProduct(loc, "lhs", adaptor.getLhs(), "rhs", adaptor.getRhs(), types);
 }
+
+LogicalResult MatMulOp::verify() { return verifyInference(*this); }
 
 LogicalResult BatchedAddOp::verify() {
   auto batch = tensorOf(getBatch()), slice = tensorOf(getSlice());
@@ -450,6 +468,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
+LogicalResult TransposeOp::verify() { return verifyInference(*this); }
+
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
   if (llvm::equal(getPerm(), llvm::seq<int64_t>(0, getPerm().size())))
     return getInput();
@@ -482,6 +502,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   types.push_back(RankedTensorType::get(shape, first.getElementType()));
   return success();
 }
+
+LogicalResult ConcatOp::verify() { return verifyInference(*this); }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor) {
   if (getInputs().size() == 1)

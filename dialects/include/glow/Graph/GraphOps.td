@@ -160,6 +160,7 @@ def Glow_MatMulOp : Glow_Graph_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
   let results = (outs Glow_NumericTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def Glow_BatchedAddOp : Glow_Graph_Op<"batched_add",
@@ -302,6 +303,7 @@ def Glow_TransposeOp : Glow_Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Glow_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Glow_Tensor:$result);
   let assemblyFormat = "$input `perm` $perm attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -316,6 +318,7 @@ def Glow_ConcatOp : Glow_Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Variadic<Glow_Tensor>:$inputs, I64Attr:$dim);
   let results = (outs Glow_Tensor:$result);
   let assemblyFormat = "$inputs `dim` $dim attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 

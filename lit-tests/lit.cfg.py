@@ -1,0 +1,16 @@
+# lit configuration: every .mlir file under lit-tests/ is a test run with Debian's
+# LLVM 22 FileCheck / not / split-file and the project's own tools.
+import os
+import lit.formats
+
+config.name = "Glow"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+root = os.path.dirname(config.test_source_root)
+glow_bin = os.environ.get("GLOW_BIN_DIR", os.path.join(root, "target", "debug"))
+llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
+config.environment["PATH"] = os.pathsep.join([glow_bin, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%glow_bin", glow_bin))
