@@ -6,10 +6,16 @@ use std::{env, path::PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let root = manifest.join("../..").canonicalize().expect("workspace root exists");
+    let root = manifest
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root exists");
     let prefix = env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
 
-    println!("cargo:rerun-if-changed={}", root.join("CMakeLists.txt").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("CMakeLists.txt").display()
+    );
     println!("cargo:rerun-if-changed={}", root.join("dialects").display());
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
 

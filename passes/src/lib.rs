@@ -8,6 +8,7 @@
 pub mod framework;
 pub mod lower_nodes;
 
+pub use framework::{run_pipeline, PipelineError};
 use std::sync::Once;
 
 /// Every Glow pass, in the order `--list-passes` has no say over (it sorts by name).

@@ -2,8 +2,8 @@
 #![allow(missing_docs, non_camel_case_types, non_snake_case)]
 
 use mlir_sys::{
-    MlirDialectHandle, MlirDialectRegistry, MlirLogicalResult, MlirOperation,
-    MlirStringCallback, MlirStringRef,
+    MlirDialectHandle, MlirDialectRegistry, MlirLogicalResult, MlirOperation, MlirStringCallback,
+    MlirStringRef,
 };
 use std::ffi::{c_char, c_int, c_void};
 
@@ -69,6 +69,9 @@ unsafe extern "C" {
 
     pub fn glowRegisterRustPass(spec: *const GlowRustPassSpec);
 
-    pub fn glowMlirOptMain(argc: c_int, argv: *mut *mut c_char, registry: MlirDialectRegistry)
-        -> c_int;
+    pub fn glowMlirOptMain(
+        argc: c_int,
+        argv: *mut *mut c_char,
+        registry: MlirDialectRegistry,
+    ) -> c_int;
 }

@@ -9,7 +9,7 @@ use melior::{
     dialect::DialectRegistry,
     utility::{register_all_dialects, register_all_passes},
 };
-use std::ffi::{CString, c_char};
+use std::ffi::{c_char, CString};
 
 fn main() {
     let registry = DialectRegistry::new();
@@ -31,12 +31,7 @@ fn main() {
         .collect();
     // SAFETY: argv holds `arguments.len()` valid NUL-terminated strings plus a null
     // terminator, alive for the call; the registry outlives the call.
-    let code = unsafe {
-        glowMlirOptMain(
-            arguments.len() as i32,
-            argv.as_mut_ptr(),
-            registry.to_raw(),
-        )
-    };
+    let code =
+        unsafe { glowMlirOptMain(arguments.len() as i32, argv.as_mut_ptr(), registry.to_raw()) };
     std::process::exit(code);
 }

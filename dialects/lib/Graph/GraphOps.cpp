@@ -97,6 +97,12 @@ struct Window {
   }
 };
 
+/// The value of an optional array attribute, or its default. Ops built through the
+/// C API reach type inference before their default attributes are populated.
+ArrayRef<int64_t> orDefault(DenseI64ArrayAttr attr, ArrayRef<int64_t> fallback) {
+  return attr ? attr.asArrayRef() : fallback;
+}
+
 RankedTensorType tensorOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
@@ -221,7 +227,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
       failed(checkRank(loc, "filter", filter, 4)))
     return failure();
   ArrayRef<int64_t> kernel = filter.getShape().drop_front(2);
-  Window window{kernel, adaptor.getStrides(), adaptor.getPads(), adaptor.getDilations()};
+  Window window{kernel, orDefault(adaptor.getStridesAttr(), kUnitPair),
+                orDefault(adaptor.getPadsAttr(), kNoPads),
+                orDefault(adaptor.getDilationsAttr(), kUnitPair)};
   return window.infer(loc, input, filter.getDimSize(0), input.getElementType(), types);
 }
 
@@ -264,9 +272,10 @@ static LogicalResult inferPool(std::optional<Location> loc,
   auto input = tensorOf(adaptor.getInput());
   if (failed(checkRank(loc, "input", input, 4)))
     return failure();
-  static const int64_t unitDilation[] = {1, 1};
-  Window window{adaptor.getKernel(), adaptor.getStrides(), adaptor.getPads(),
-                unitDilation};
+  if (!adaptor.getKernelAttr())
+    return emitOptionalError(loc, "requires attribute 'kernel'");
+  Window window{adaptor.getKernel(), orDefault(adaptor.getStridesAttr(), kUnitPair),
+                orDefault(adaptor.getPadsAttr(), kNoPads), kUnitPair};
   return window.infer(loc, input, input.getDimSize(1), input.getElementType(), types);
 }
 
@@ -452,6 +461,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getPermAttr())
+    return emitOptionalError(loc, "requires attribute 'perm'");
   ArrayRef<int64_t> perm = adaptor.getPerm();
   if (static_cast<int64_t>(perm.size()) != input.getRank())
     return emitOptionalError(loc, "'perm' ", formatList(perm), " must have ",
@@ -483,6 +494,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return emitOptionalError(loc, "needs at least one input");
   auto first = tensorOf(inputs.front());
   int64_t rank = first.getRank();
+  if (!adaptor.getDimAttr())
+    return emitOptionalError(loc, "requires attribute 'dim'");
   int64_t dim = adaptor.getDim();
   if (dim < 0 || dim >= rank)
     return emitOptionalError(loc, "'dim' ", dim, " is out of range for rank ", rank);

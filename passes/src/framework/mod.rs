@@ -3,10 +3,12 @@
 
 mod diagnostics;
 mod options;
+mod pipeline;
 mod registration;
 mod rewrite;
 
 pub use diagnostics::emit_error;
 pub use options::PassOptions;
-pub use registration::{OptionKind, PassDefinition, PassOption, register_pass};
-pub use rewrite::{Rule, apply_rules};
+pub use pipeline::{run_pipeline, PipelineError};
+pub use registration::{register_pass, OptionKind, PassDefinition, PassOption};
+pub use rewrite::{apply_rules, Rule};

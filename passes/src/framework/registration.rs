@@ -4,17 +4,17 @@
 
 use super::{diagnostics::emit_error, options::PassOptions};
 use glow_dialects::ffi::{
-    GlowPassOptionKind, GlowPassOptionSpec, GlowPassOptionValue, GlowRustPassSpec,
-    glowRegisterRustPass,
+    glowRegisterRustPass, GlowPassOptionKind, GlowPassOptionSpec, GlowPassOptionValue,
+    GlowRustPassSpec,
 };
 use melior::{
     dialect::DialectHandle,
-    ir::{OperationRef, operation::OperationLike},
+    ir::{operation::OperationLike, OperationRef},
 };
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 use std::{
-    ffi::{CString, c_void},
-    panic::{AssertUnwindSafe, catch_unwind},
+    ffi::{c_void, CString},
+    panic::{catch_unwind, AssertUnwindSafe},
     ptr,
 };
 
@@ -72,13 +72,7 @@ pub fn register_pass(definition: &'static PassDefinition) {
     let option_texts: Vec<(CString, CString, Option<CString>)> = definition
         .options
         .iter()
-        .map(|option| {
-            (
-                c(option.name),
-                c(option.description),
-                option.default.map(c),
-            )
-        })
+        .map(|option| (c(option.name), c(option.description), option.default.map(c)))
         .collect();
     let options: Vec<GlowPassOptionSpec> = definition
         .options

@@ -3,9 +3,9 @@
 //! like C++ `OpRewritePattern`s in `applyPatternsGreedily`.
 
 use melior::{
-    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet, RewriterBase,
     apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
-    ir::{OperationRef, operation::OperationLike},
+    ir::{operation::OperationLike, OperationRef},
+    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet, RewriterBase,
 };
 
 /// A rewrite rule rooted at one op name.
@@ -47,5 +47,9 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
         );
         patterns.add(pattern);
     }
-    apply_patterns_and_fold_greedily_with_op(op, patterns.freeze(), &GreedyRewriteDriverConfig::new())
+    apply_patterns_and_fold_greedily_with_op(
+        op,
+        patterns.freeze(),
+        &GreedyRewriteDriverConfig::new(),
+    )
 }

@@ -9,14 +9,13 @@
 use crate::framework::Rule;
 use glow_dialects::ods::glow_graph;
 use melior::{
-    Context, RewriterBase,
     ir::{
-        Location, OperationRef, Value,
         attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         r#type::{IntegerType, RankedTensorType, ShapedTypeLike},
-        Attribute, Type, ValueLike,
+        Attribute, Location, OperationRef, Type, Value, ValueLike,
     },
+    Context, RewriterBase,
 };
 
 /// The rule lowering `glow.graph.batch_norm`.
@@ -34,7 +33,11 @@ pub static LOWER_BATCH_NORM: Rule = Rule {
     rewrite,
 };
 
-fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> bool {
+fn rewrite<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
     let operands: Vec<Value> = op.operands().collect();
     let [input, scale, bias, mean, var] = operands[..] else {
         return false;
@@ -52,15 +55,26 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
         return false;
     };
     let rank = input_type.rank() as i64;
-    let channel = if channel.value() < 0 { channel.value() + rank } else { channel.value() };
+    let channel = if channel.value() < 0 {
+        channel.value() + rank
+    } else {
+        channel.value()
+    };
 
     let location = op.location();
     rewriter.set_insertion_point_before(op);
-    let build = Builder { context, rewriter, location };
+    let build = Builder {
+        context,
+        rewriter,
+        location,
+    };
 
     let vector_type = scale.r#type();
     let element = input_type.element();
-    let epsilon = build.splat(vector_type, FloatAttribute::new(context, element, epsilon.value()).into());
+    let epsilon = build.splat(
+        vector_type,
+        FloatAttribute::new(context, element, epsilon.value()).into(),
+    );
     let variance = build.binary(Binary::Add, var, epsilon);
     let deviation = build.one(glow_graph::sqrt(context, variance, location).into());
     let k = build.binary(Binary::Div, scale, deviation);
@@ -95,7 +109,10 @@ struct Builder<'c, 'r, 'b> {
 impl<'c, 'r, 'b> Builder<'c, 'r, 'b> {
     fn one(&self, op: melior::ir::Operation<'c>) -> Value<'c, 'r> {
         let inserted = self.rewriter.insert(op);
-        inserted.result(0).expect("glow.graph ops have one result").into()
+        inserted
+            .result(0)
+            .expect("glow.graph ops have one result")
+            .into()
     }
 
     fn binary(&self, kind: Binary, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'r> {
@@ -112,7 +129,12 @@ impl<'c, 'r, 'b> Builder<'c, 'r, 'b> {
         self.one(glow_graph::splat(self.context, r#type, value, self.location).into())
     }
 
-    fn broadcast(&self, input: Value<'c, '_>, r#type: Type<'c>, axis: IntegerAttribute<'c>) -> Value<'c, 'r> {
+    fn broadcast(
+        &self,
+        input: Value<'c, '_>,
+        r#type: Type<'c>,
+        axis: IntegerAttribute<'c>,
+    ) -> Value<'c, 'r> {
         self.one(glow_graph::broadcast(self.context, r#type, input, axis, self.location).into())
     }
 }

@@ -4,8 +4,8 @@
 use crate::framework::Rule;
 use glow_dialects::ods::glow_graph;
 use melior::{
+    ir::{operation::OperationLike, OperationRef, ValueLike},
     Context, RewriterBase,
-    ir::{OperationRef, ValueLike, operation::OperationLike},
 };
 
 /// The rule lowering `glow.graph.fully_connected`.
@@ -15,7 +15,11 @@ pub static LOWER_FULLY_CONNECTED: Rule = Rule {
     rewrite,
 };
 
-fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &RewriterBase<'c, '_>) -> bool {
+fn rewrite<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
     let (Ok(input), Ok(weights), Ok(bias)) = (op.operand(0), op.operand(1), op.operand(2)) else {
         return false;
     };
@@ -26,9 +30,8 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewriter: &Rewrit
         return false;
     };
     let sum_type = product.r#type();
-    let sum = rewriter.insert(
-        glow_graph::batched_add(context, sum_type, product.into(), bias, location).into(),
-    );
+    let sum = rewriter
+        .insert(glow_graph::batched_add(context, sum_type, product.into(), bias, location).into());
     let Ok(sum) = sum.result(0) else {
         return false;
     };

@@ -12,9 +12,11 @@
 pub mod batch_norm;
 pub mod fully_connected;
 
-use crate::framework::{OptionKind, PassDefinition, PassOption, PassOptions, Rule, apply_rules, emit_error};
+use crate::framework::{
+    apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
+};
 use glow_dialects::glow_dialect_handles;
-use melior::ir::{OperationRef, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Every lowering rule, by the node kind it lowers (the name `keep` uses).
 pub const RULES: &[(&str, &Rule)] = &[
@@ -64,6 +66,9 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         .map(|(_, rule)| *rule)
         .collect();
     apply_rules(op, &rules).map_err(|_| {
-        emit_error(op.location(), "glow-lower-nodes: the rewrite did not converge");
+        emit_error(
+            op.location(),
+            "glow-lower-nodes: the rewrite did not converge",
+        );
     })
 }

@@ -10,6 +10,12 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::glow::graph {
+/// Attribute defaults shared by the ODS definitions and type inference.
+inline constexpr int64_t kUnitPair[] = {1, 1};
+inline constexpr int64_t kNoPads[] = {0, 0, 0, 0};
+} // namespace mlir::glow::graph
+
 #include "glow/Graph/GraphDialect.h.inc"
 
 #define GET_OP_CLASSES

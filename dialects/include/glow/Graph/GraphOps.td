@@ -20,8 +20,12 @@ def Glow_Tensor : StaticShapeTensorOf<[AnyType]>;
 def Glow_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
 
-def Glow_Pair : DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">;
-def Glow_NoPads : DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">;
+// Defaults are C++ constants (Graph.h) so type inference can use them too when an op
+// is built through the C API without the attribute.
+def Glow_Pair : DefaultValuedAttr<DenseI64ArrayAttr,
+    "::llvm::ArrayRef<int64_t>(::mlir::glow::graph::kUnitPair)">;
+def Glow_NoPads : DefaultValuedAttr<DenseI64ArrayAttr,
+    "::llvm::ArrayRef<int64_t>(::mlir::glow::graph::kNoPads)">;
 
 //===----------------------------------------------------------------------===//
 // Constants
