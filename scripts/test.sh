@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite: bootstrap (idempotent), build, formatting and lints, the Rust
+# integration tests (cargo test), then the lit suite over lit-tests/ with Debian's
+# LLVM 22 lit/FileCheck. Any failure fails the run; lit's summary is the last line.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+bash scripts/bootstrap.sh
+
+echo "== build"
+cargo build --workspace --bins
+echo "== rustfmt / clippy"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+echo "== cargo test"
+cargo test --workspace 2>&1 | tee "$logs/cargo.txt"
+echo "== lit"
+# lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
+.venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"
+# One closing line over both runners (each already failed the run on any failure).
+.venv/bin/python scripts/summarize_tests.py "$logs/cargo.txt" "$logs/lit.json"
