@@ -384,3 +384,43 @@ func.func @broadcast_dim(%v: tensor<3xf32>) {
   %0 = glow.graph.broadcast %v axis 1 : tensor<3xf32> -> tensor<2x4xf32>
   return
 }
+
+// -----
+
+func.func @clip_bound_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'min' must be a scalar of the element type 'f32', got 0 : i32}}
+  %0 = glow.graph.clip %x min 0 : i32 max 6.0 : f32 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clip_bounds_order(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'min' 6.000000e+00 : f32 is greater than 'max' 0.000000e+00 : f32}}
+  %0 = glow.graph.clip %x min 6.0 : f32 max 0.0 : f32 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_shape(%c: tensor<3xi1>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = glow.graph.select %c, %a, %a : tensor<3xi1>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{failed to verify that all of {lhs, rhs} have same type}}
+  %0 = "glow.graph.cmp_lt"(%a, %b) : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @logic_on_floats(%a: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = glow.graph.and %a, %a : tensor<4xf32>
+  return
+}

@@ -365,6 +365,28 @@ LogicalResult BatchedAddOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// clip
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClipOp::verify() {
+  Type element = getType().getElementType();
+  for (auto [name, bound] : {std::pair<StringRef, TypedAttr>{"min", getMin()},
+                             std::pair<StringRef, TypedAttr>{"max", getMax()}}) {
+    if (!isa<IntegerAttr, FloatAttr>(bound) || bound.getType() != element)
+      return emitOpError("'") << name << "' must be a scalar of the element type "
+                              << element << ", got " << bound;
+  }
+  auto asDouble = [](TypedAttr a) {
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return f.getValueAsDouble();
+    return static_cast<double>(cast<IntegerAttr>(a).getValue().getSExtValue());
+  };
+  if (asDouble(getMin()) > asDouble(getMax()))
+    return emitOpError("'min' ") << getMin() << " is greater than 'max' " << getMax();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // softmax / batch_norm
 //===----------------------------------------------------------------------===//
 

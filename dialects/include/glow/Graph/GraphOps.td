@@ -213,10 +213,164 @@ class Glow_UnaryOp<string mnemonic, string summaryText>
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
+def Glow_PowOp : Glow_BinaryOp<"pow", "elementwise lhs ** rhs">;
+
 def Glow_ReluOp : Glow_UnaryOp<"relu", "max(x, 0) elementwise">;
 def Glow_SigmoidOp : Glow_UnaryOp<"sigmoid", "1 / (1 + exp(-x)) elementwise">;
 def Glow_TanhOp : Glow_UnaryOp<"tanh", "hyperbolic tangent elementwise">;
 def Glow_SqrtOp : Glow_UnaryOp<"sqrt", "square root elementwise">;
+def Glow_RsqrtOp : Glow_UnaryOp<"rsqrt", "1 / sqrt(x) elementwise">;
+def Glow_ExpOp : Glow_UnaryOp<"exp", "e ** x elementwise">;
+def Glow_LogOp : Glow_UnaryOp<"log", "natural logarithm elementwise">;
+def Glow_ErfOp : Glow_UnaryOp<"erf", "Gauss error function elementwise">;
+def Glow_FloorOp : Glow_UnaryOp<"floor", "round toward -inf elementwise">;
+def Glow_CeilOp : Glow_UnaryOp<"ceil", "round toward +inf elementwise">;
+def Glow_RoundOp : Glow_UnaryOp<"round", "round half to even elementwise (ONNX Round)">;
+def Glow_HardSwishOp : Glow_UnaryOp<"hard_swish", "x * min(max(x + 3, 0), 6) / 6 elementwise">;
+
+class Glow_NumericUnaryOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = summaryText;
+  let arguments = (ins Glow_NumericTensor:$input);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Glow_NegOp : Glow_NumericUnaryOp<"neg", "-x elementwise">;
+def Glow_AbsOp : Glow_NumericUnaryOp<"abs", "|x| elementwise">;
+
+def Glow_GeluOp : Glow_Graph_Op<"gelu", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "x * Phi(x) elementwise (Glow's Gelu; ONNX Gelu)";
+  let description = [{
+    Exact form x * (1 + erf(x / sqrt(2))) / 2, or with `approximate` the tanh form
+    x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))) / 2 that Glow used.
+
+    ```mlir
+    %y = glow.graph.gelu %x approximate : tensor<1x128xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, UnitAttr:$approximate);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input (`approximate` $approximate^)? attr-dict `:` type($result)";
+}
+
+def Glow_LeakyReluOp : Glow_Graph_Op<"leaky_relu", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "x if x >= 0 else alpha * x (Glow's LeakyRelu)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.leaky_relu %x alpha 1.000000e-01 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<F32Attr, "0.01">:$alpha);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input (`alpha` $alpha^)? attr-dict `:` type($result)";
+}
+
+def Glow_HardSigmoidOp : Glow_Graph_Op<"hard_sigmoid", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "max(0, min(1, alpha * x + beta)) elementwise (ONNX HardSigmoid)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.hard_sigmoid %x alpha 2.000000e-01 beta 5.000000e-01 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<F32Attr, "0.2">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.5">:$beta);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input (`alpha` $alpha^)? (`beta` $beta^)? attr-dict `:` type($result)";
+}
+
+def Glow_ClipOp : Glow_Graph_Op<"clip", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "min(max(x, min), max) elementwise (Glow's Clip)";
+  let description = [{
+    `min` and `max` are scalars of the element type.
+
+    ```mlir
+    %y = glow.graph.clip %x min 0.000000e+00 max 6.000000e+00 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, TypedAttrInterface:$min,
+                       TypedAttrInterface:$max);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$input `min` $min `max` $max attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_PReluOp : Glow_Graph_Op<"prelu", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "x if x >= 0 else slope * x, slope a tensor (Glow's PRelu)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.prelu %x, %slope : tensor<1x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, Glow_FloatTensor:$slope);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $slope attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison, logic, selection
+//===----------------------------------------------------------------------===//
+
+def Glow_BoolTensor : StaticShapeTensorOf<[I1]>;
+
+class Glow_CompareOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, Elementwise, AllTypesMatch<["lhs", "rhs"]>,
+        TypesMatchWith<"result is i1 of the operands' shape", "lhs", "result",
+                       "::mlir::cast<::mlir::ShapedType>($_self).clone(::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = summaryText;
+  let description = [{
+    Compares two tensors of one type elementwise into a tensor of i1.
+  }];
+  let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
+  let results = (outs Glow_BoolTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Glow_CmpEQOp : Glow_CompareOp<"cmp_eq", "lhs == rhs elementwise">;
+def Glow_CmpNEQOp : Glow_CompareOp<"cmp_neq", "lhs != rhs elementwise">;
+def Glow_CmpLTOp : Glow_CompareOp<"cmp_lt", "lhs < rhs elementwise">;
+def Glow_CmpLTEOp : Glow_CompareOp<"cmp_lte", "lhs <= rhs elementwise">;
+
+class Glow_LogicalOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType, Commutative]> {
+  let summary = summaryText;
+  let arguments = (ins Glow_BoolTensor:$lhs, Glow_BoolTensor:$rhs);
+  let results = (outs Glow_BoolTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Glow_AndOp : Glow_LogicalOp<"and", "logical and elementwise">;
+def Glow_OrOp : Glow_LogicalOp<"or", "logical or elementwise">;
+def Glow_XorOp : Glow_LogicalOp<"xor", "logical xor elementwise">;
+
+def Glow_NotOp : Glow_Graph_Op<"not", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "logical not elementwise";
+  let arguments = (ins Glow_BoolTensor:$input);
+  let results = (outs Glow_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Glow_IsNaNOp : Glow_Graph_Op<"is_nan", [Pure, Elementwise,
+    TypesMatchWith<"result is i1 of the input's shape", "input", "result",
+                   "::mlir::cast<::mlir::ShapedType>($_self).clone(::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "x != x elementwise (Glow's IsNaN)";
+  let arguments = (ins Glow_FloatTensor:$input);
+  let results = (outs Glow_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Glow_SelectOp : Glow_Graph_Op<"select", [Pure, Elementwise,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "cond ? on_true : on_false elementwise (Glow's Select, ONNX Where)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_BoolTensor:$cond, Glow_Tensor:$on_true, Glow_Tensor:$on_false);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$cond `,` $on_true `,` $on_false attr-dict `:` type($cond) `,` type($result)";
+}
 
 //===----------------------------------------------------------------------===//
 // Normalization
