@@ -424,3 +424,179 @@ func.func @logic_on_floats(%a: tensor<4xf32>) {
   %0 = glow.graph.and %a, %a : tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @reduce_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = glow.graph.reduce_sum %x axes [2] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_repeated(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis -1 is repeated in [1, -1]}}
+  %0 = glow.graph.reduce_sum %x axes [1, -1] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @arg_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 5 is out of range for rank 2}}
+  %0 = glow.graph.arg_max %x axis 5 : tensor<2x3xf32> -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'axis' -3 is out of range for rank 2}}
+  %0 = glow.graph.log_softmax %x axis -3 : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_scale(%x: tensor<2x3x4xf32>, %g: tensor<3xf32>) {
+  // expected-error @+1 {{'scale' and 'bias' must be 'tensor<4xf32>' (the normalized dimensions), got 'tensor<3xf32>'}}
+  %0 = glow.graph.layer_norm %x, %g, %g : tensor<2x3x4xf32>, tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<2x3x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'axis' 3 is out of range for rank 3}}
+  %0 = glow.graph.layer_norm %x, %g, %g axis 3 : tensor<2x3x4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_epsilon(%x: tensor<2x3x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'epsilon' must not be negative}}
+  %0 = glow.graph.layer_norm %x, %g, %g epsilon -1.0 : tensor<2x3x4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) {
+  // expected-error @+1 {{batch sizes differ: 'tensor<2x4x8xf32>' vs 'tensor<3x8x4xf32>'}}
+  %0 = glow.graph.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_reduction(%a: tensor<2x4x8xf32>, %b: tensor<2x7x4xf32>) {
+  // expected-error @+1 {{have different reduction sizes (8 vs 7)}}
+  %0 = glow.graph.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x7x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_element(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf16>) {
+  // expected-error @+1 {{element types 'f32' and 'f16' differ}}
+  %0 = glow.graph.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x4xf16>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_rank(%a: tensor<4x8xf32>, %b: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{'lhs' must have rank 3}}
+  %0 = glow.graph.batch_matmul %a, %b : (tensor<4x8xf32>, tensor<2x8x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_bounds(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{slice of 3 at 6 runs outside dimension 1 (8) of 'tensor<4x8xf32>'}}
+  %0 = glow.graph.slice %x start [0, 6] : tensor<4x8xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'start' [0], input 'tensor<4x8xf32>' and result 'tensor<4x3xf32>' must have one rank}}
+  %0 = glow.graph.slice %x start [0] : tensor<4x8xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_element(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{element type changes from 'f32' to 'i32'}}
+  %0 = glow.graph.slice %x start [0, 0] : tensor<4x8xf32> -> tensor<4x3xi32>
+  return
+}
+
+// -----
+
+func.func @pad_count(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'pads' [1, 1] must have 4 elements for 'tensor<4x8xf32>'}}
+  %0 = glow.graph.pad %x pads [1, 1] value 0.0 : f32 : tensor<4x8xf32> -> tensor<5x9xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'pads' must not be negative, got [0, -1, 0, 0]}}
+  %0 = glow.graph.pad %x pads [0, -1, 0, 0] value 0.0 : f32 : tensor<4x8xf32> -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'value' must be a scalar of the element type 'f32', got 0 : i32}}
+  %0 = glow.graph.pad %x pads [0, 0, 0, 0] value 0 : i32 : tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @tile_count(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'repeats' must have 2 elements, got [2]}}
+  %0 = glow.graph.tile %x repeats [2] : tensor<4x8xf32> -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @tile_positive(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'repeats' must be positive, got [0, 1]}}
+  %0 = glow.graph.tile %x repeats [0, 1] : tensor<4x8xf32> -> tensor<0x8xf32>
+  return
+}
+
+// -----
+
+func.func @convert_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = glow.graph.convert %x : tensor<4xf32> -> tensor<5xi32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%d: tensor<4x8xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'axis' 2 is out of range for rank 2}}
+  %0 = glow.graph.gather %d, %i axis 2 : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_indices_type(%d: tensor<4x8xf32>, %i: tensor<2xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = glow.graph.gather %d, %i : (tensor<4x8xf32>, tensor<2xf32>) -> tensor<2x8xf32>
+  return
+}

@@ -546,5 +546,250 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   return {};
 }
 
+//===----------------------------------------------------------------------===//
+// reductions
+//===----------------------------------------------------------------------===//
+
+/// Normalizes `axes` against `rank` (negative from the back), rejecting repeats and
+/// out-of-range entries.
+static FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc,
+                                                     ArrayRef<int64_t> axes,
+                                                     int64_t rank) {
+  SmallVector<int64_t> normalized;
+  for (int64_t axis : axes) {
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      (void)emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
+      return failure();
+    }
+    if (llvm::is_contained(normalized, a)) {
+      (void)emitOptionalError(loc, "axis ", axis, " is repeated in ", formatList(axes));
+      return failure();
+    }
+    normalized.push_back(a);
+  }
+  return normalized;
+}
+
+/// The shape left after reducing `axes` of `input`.
+static SmallVector<int64_t> reducedShape(RankedTensorType input, ArrayRef<int64_t> axes,
+                                         bool keepDims) {
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(input.getDimSize(d));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  return shape;
+}
+
+template <typename ReduceOp>
+static LogicalResult inferReduce(std::optional<Location> loc,
+                                 typename ReduceOp::Adaptor adaptor,
+                                 SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getAxesAttr())
+    return emitOptionalError(loc, "requires attribute 'axes'");
+  auto axes = normalizeAxes(loc, adaptor.getAxes(), input.getRank());
+  if (failed(axes))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      reducedShape(input, *axes, adaptor.getKeepDims()), input.getElementType()));
+  return success();
+}
+
+#define GLOW_REDUCE_OP(Op)                                                        \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc,  \
+                                     Adaptor adaptor,                              \
+                                     SmallVectorImpl<Type> &types) {               \
+    return inferReduce<Op>(loc, adaptor, types);                                   \
+  }                                                                                \
+  LogicalResult Op::verify() { return verifyInference(*this); }
+GLOW_REDUCE_OP(ReduceSumOp)
+GLOW_REDUCE_OP(ReduceMeanOp)
+GLOW_REDUCE_OP(ReduceMaxOp)
+GLOW_REDUCE_OP(ReduceMinOp)
+GLOW_REDUCE_OP(ReduceProdOp)
+#undef GLOW_REDUCE_OP
+
+template <typename ArgOp>
+static LogicalResult inferArg(MLIRContext *context, std::optional<Location> loc,
+                              typename ArgOp::Adaptor adaptor,
+                              SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getAxisAttr())
+    return emitOptionalError(loc, "requires attribute 'axis'");
+  int64_t axis = adaptor.getAxis();
+  auto axes = normalizeAxes(loc, {axis}, input.getRank());
+  if (failed(axes))
+    return failure();
+  types.push_back(RankedTensorType::get(reducedShape(input, *axes, adaptor.getKeepDims()),
+                                        IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArg<ArgMaxOp>(context, loc, adaptor, types);
+}
+LogicalResult ArgMaxOp::verify() { return verifyInference(*this); }
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArg<ArgMinOp>(context, loc, adaptor, types);
+}
+LogicalResult ArgMinOp::verify() { return verifyInference(*this); }
+
+//===----------------------------------------------------------------------===//
+// log_softmax / layer_norm / batch_matmul
+//===----------------------------------------------------------------------===//
+
+LogicalResult LogSoftMaxOp::verify() {
+  return checkAxis(*this, "axis", getAxis(), getType().getRank());
+}
+
+LogicalResult LayerNormOp::verify() {
+  auto input = tensorOf(getInput());
+  int64_t rank = input.getRank();
+  if (failed(checkAxis(*this, "axis", getAxis(), rank)))
+    return failure();
+  // I64Attr accessors return uint64_t: convert before testing the sign.
+  int64_t axis = getAxis();
+  if (axis < 0)
+    axis += rank;
+  auto scale = tensorOf(getScale());
+  if (scale.getShape() != input.getShape().drop_front(axis) ||
+      scale.getElementType() != input.getElementType())
+    return emitOpError("'scale' and 'bias' must be ")
+           << RankedTensorType::get(input.getShape().drop_front(axis),
+                                    input.getElementType())
+           << " (the normalized dimensions), got " << scale;
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("'epsilon' must not be negative");
+  return success();
+}
+
+LogicalResult BatchMatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  auto lhs = tensorOf(adaptor.getLhs()), rhs = tensorOf(adaptor.getRhs());
+  if (failed(checkRank(loc, "lhs", lhs, 3)) || failed(checkRank(loc, "rhs", rhs, 3)))
+    return failure();
+  if (lhs.getDimSize(0) != rhs.getDimSize(0))
+    return emitOptionalError(loc, "batch sizes differ: ", lhs, " vs ", rhs);
+  if (lhs.getDimSize(2) != rhs.getDimSize(1))
+    return emitOptionalError(loc, "'lhs' ", lhs, " and 'rhs' ", rhs,
+                             " have different reduction sizes (", lhs.getDimSize(2),
+                             " vs ", rhs.getDimSize(1), ")");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "element types ", lhs.getElementType(), " and ",
+                             rhs.getElementType(), " differ");
+  types.push_back(RankedTensorType::get(
+      {lhs.getDimSize(0), lhs.getDimSize(1), rhs.getDimSize(2)}, lhs.getElementType()));
+  return success();
+}
+LogicalResult BatchMatMulOp::verify() { return verifyInference(*this); }
+
+//===----------------------------------------------------------------------===//
+// slice / pad / tile / convert / gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  auto input = tensorOf(getInput());
+  auto result = getType();
+  ArrayRef<int64_t> start = getStart();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("element type changes from ")
+           << input.getElementType() << " to " << result.getElementType();
+  if (result.getRank() != input.getRank() ||
+      static_cast<int64_t>(start.size()) != input.getRank())
+    return emitOpError("'start' ") << formatList(start) << ", input " << input
+                                   << " and result " << result << " must have one rank";
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (start[d] < 0 || start[d] + result.getDimSize(d) > input.getDimSize(d))
+      return emitOpError("slice of ")
+             << result.getDimSize(d) << " at " << start[d] << " runs outside dimension "
+             << d << " (" << input.getDimSize(d) << ") of " << input;
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getPadsAttr())
+    return emitOptionalError(loc, "requires attribute 'pads'");
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return emitOptionalError(loc, "'pads' ", formatList(pads), " must have ", 2 * rank,
+                             " elements for ", input);
+  if (failed(checkNonNegative(loc, "pads", pads)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(input.getDimSize(d) + pads[d] + pads[d + rank]);
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  if (failed(verifyInference(*this)))
+    return failure();
+  Type element = getType().getElementType();
+  if (!isa<IntegerAttr, FloatAttr>(getValue()) || getValue().getType() != element)
+    return emitOpError("'value' must be a scalar of the element type ")
+           << element << ", got " << getValue();
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getRepeatsAttr())
+    return emitOptionalError(loc, "requires attribute 'repeats'");
+  ArrayRef<int64_t> repeats = adaptor.getRepeats();
+  if (failed(checkCount(loc, "repeats", repeats, input.getRank())) ||
+      failed(checkPositive(loc, "repeats", repeats)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    shape.push_back(input.getDimSize(d) * repeats[d]);
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+LogicalResult TileOp::verify() { return verifyInference(*this); }
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto data = tensorOf(adaptor.getData());
+  auto indices = tensorOf(adaptor.getIndices());
+  int64_t axis = adaptor.getAxisAttr() ? adaptor.getAxis() : 0;
+  int64_t rank = data.getRank();
+  if (axis < -rank || axis >= rank)
+    return emitOptionalError(loc, "'axis' ", axis, " is out of range for rank ", rank);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(data.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(axis + 1));
+  types.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+LogicalResult GatherOp::verify() { return verifyInference(*this); }
+
 #define GET_OP_CLASSES
 #include "glow/Graph/GraphOps.cpp.inc"

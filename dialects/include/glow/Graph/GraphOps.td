@@ -167,6 +167,19 @@ def Glow_MatMulOp : Glow_Graph_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def Glow_BatchMatMulOp : Glow_Graph_Op<"batch_matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "B independent matrix products (Glow's BatchMatMul)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.batch_matmul %a, %b : (tensor<8x4x16xf32>, tensor<8x16x4xf32>) -> tensor<8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Glow_BatchedAddOp : Glow_Graph_Op<"batched_add",
     [Pure, AllTypesMatch<["batch", "result"]>]> {
   let summary = "adds `slice` to every slice of `batch` along dimension 0 (Glow's BatchedAdd)";
@@ -373,6 +386,57 @@ def Glow_SelectOp : Glow_Graph_Op<"select", [Pure, Elementwise,
 }
 
 //===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Glow_ReduceOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = summaryText;
+  let description = [{
+    Reduces `axes` (each once, negative counts from the back); with `keep_dims` the
+    reduced dimensions stay as 1 (Glow's BatchedReduce* nodes, ONNX Reduce*).
+
+    ```mlir
+    %m = glow.graph.reduce_mean %x axes [2, 3] keep_dims : tensor<1x64x7x7xf32> -> tensor<1x64x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keep_dims);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` $axes (`keep_dims` $keep_dims^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_ReduceSumOp : Glow_ReduceOp<"reduce_sum", "sum over axes">;
+def Glow_ReduceMeanOp : Glow_ReduceOp<"reduce_mean", "mean over axes">;
+def Glow_ReduceMaxOp : Glow_ReduceOp<"reduce_max", "maximum over axes">;
+def Glow_ReduceMinOp : Glow_ReduceOp<"reduce_min", "minimum over axes">;
+def Glow_ReduceProdOp : Glow_ReduceOp<"reduce_prod", "product over axes">;
+
+class Glow_ArgOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = summaryText;
+  let description = [{
+    Index (i64) of the extreme element along `axis`, first occurrence on ties.
+
+    ```mlir
+    %i = glow.graph.arg_max %x axis 1 : tensor<1x1000xf32> -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, I64Attr:$axis, UnitAttr:$keep_dims);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat = [{
+    $input `axis` $axis (`keep_dims` $keep_dims^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_ArgMaxOp : Glow_ArgOp<"arg_max", "index of the maximum along an axis (Glow's ArgMax)">;
+def Glow_ArgMinOp : Glow_ArgOp<"arg_min", "index of the minimum along an axis (Glow's ArgMin)">;
+
+//===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
 
@@ -386,6 +450,42 @@ def Glow_SoftMaxOp : Glow_Graph_Op<"softmax", [Pure, SameOperandsAndResultType]>
   let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs Glow_FloatTensor:$result);
   let assemblyFormat = "$input (`axis` $axis^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_LogSoftMaxOp : Glow_Graph_Op<"log_softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "log(softmax(x)) along one axis (Glow's LogSoftMax)";
+  let description = [{
+    ```mlir
+    %p = glow.graph.log_softmax %logits axis 1 : tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input (`axis` $axis^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_LayerNormOp : Glow_Graph_Op<"layer_norm",
+    [Pure, AllTypesMatch<["input", "result"]>, AllTypesMatch<["scale", "bias"]>]> {
+  let summary = "normalizes the dimensions from `axis` on (Glow's LayerNormalization)";
+  let description = [{
+    y = (x - mean) / sqrt(var + epsilon) * scale + bias, mean and variance over
+    dimensions `axis`..rank-1; `scale` and `bias` have exactly those dimensions.
+
+    ```mlir
+    %y = glow.graph.layer_norm %x, %g, %b axis 2 epsilon 9.99999974E-6
+        : tensor<1x128x768xf32>, tensor<768xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, Glow_FloatTensor:$scale,
+                       Glow_FloatTensor:$bias, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias (`axis` $axis^)? (`epsilon` $epsilon^)? attr-dict
+    `:` type($input) `,` type($scale)
+  }];
   let hasVerifier = 1;
 }
 
@@ -478,6 +578,85 @@ def Glow_ConcatOp : Glow_Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$inputs `dim` $dim attr-dict `:` functional-type($inputs, results)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def Glow_SliceOp : Glow_Graph_Op<"slice", [Pure]> {
+  let summary = "the block of the result's shape starting at `start` (Glow's Slice)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.slice %x start [0, 2] : tensor<4x8xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input, DenseI64ArrayAttr:$start);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input `start` $start attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Glow_PadOp : Glow_Graph_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "constant padding (Glow's Pad)";
+  let description = [{
+    `pads` holds the amounts before every dimension, then after every dimension
+    (ONNX order); `value` fills them.
+
+    ```mlir
+    %y = glow.graph.pad %x pads [0, 0, 1, 1, 0, 0, 1, 1] value 0.000000e+00 : f32
+        : tensor<1x3x8x8xf32> -> tensor<1x3x10x10xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, DenseI64ArrayAttr:$pads,
+                       TypedAttrInterface:$value);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `pads` $pads `value` $value attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_TileOp : Glow_Graph_Op<"tile", [Pure, InferTypeOpAdaptor]> {
+  let summary = "repeats the input `repeats[i]` times along dimension i (Glow's Tile)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.tile %x repeats [1, 3] : tensor<2x4xf32> -> tensor<2x12xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input `repeats` $repeats attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_ConvertOp : Glow_Graph_Op<"convert", [Pure, Elementwise]> {
+  let summary = "changes the element type, same shape (Glow's ConvertTo, ONNX Cast)";
+  let description = [{
+    ```mlir
+    %y = glow.graph.convert %x : tensor<4xi64> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Glow_GatherOp : Glow_Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "picks slices of `data` along `axis` at `indices` (Glow's Gather)";
+  let description = [{
+    Result shape: data[:axis] + indices + data[axis+1:]; negative indices count from
+    the end of the axis (ONNX Gather).
+
+    ```mlir
+    %e = glow.graph.gather %table, %ids axis 0 : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices (`axis` $axis^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // GLOW_GRAPH_OPS
