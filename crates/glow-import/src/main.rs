@@ -1,0 +1,161 @@
+//! `glow-import MODEL.onnx [-o OUT.mlir]`: imports an ONNX model into `glow.graph` MLIR.
+//! Errors are one line naming the node (name and op type), input or tensor at fault;
+//! the exit code is 1 and no output file is left behind.
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+use glow_dialects::register_glow_dialects;
+use glow_onnx::{import_model, load_model, supported_ops, unsupported_nodes, ImportOptions};
+use melior::{
+    dialect::DialectRegistry,
+    ir::operation::{OperationLike, OperationPrintingFlags},
+    utility::register_all_dialects,
+    Context,
+};
+use std::{collections::HashMap, io::Write, path::PathBuf, process::ExitCode};
+
+#[derive(Parser)]
+#[command(
+    name = "glow-import",
+    version,
+    about = "Import an ONNX model into glow.graph MLIR"
+)]
+struct Arguments {
+    /// The .onnx model.
+    model: PathBuf,
+    /// Output file (default: standard output).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Static shape of an input, e.g. `input=1x3x224x224` (repeatable).
+    #[arg(long = "input-shape", value_name = "NAME=DIMS")]
+    input_shapes: Vec<String>,
+    /// Write MLIR bytecode instead of text.
+    #[arg(long)]
+    emit_bytecode: bool,
+    /// List every unsupported op of the model (op type and node) and exit.
+    #[arg(long)]
+    list_unsupported: bool,
+    /// List the supported ONNX op types and exit.
+    #[arg(long)]
+    list_supported: bool,
+    /// Name of the generated function.
+    #[arg(long, default_value = "main")]
+    function_name: String,
+    /// Refuse models whose weights exceed this many bytes.
+    #[arg(long, default_value_t = 8 << 30)]
+    max_weights_bytes: u64,
+}
+
+fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
+    let (name, dims) = text.rsplit_once('=').with_context(|| {
+        format!("--input-shape '{text}' is not NAME=DIMS (e.g. input=1x3x224x224)")
+    })?;
+    let dims = if dims.is_empty() {
+        Vec::new()
+    } else {
+        dims.split(['x', ','])
+            .map(|d| match d.trim().parse::<i64>() {
+                Ok(v) if v >= 0 => Ok(v),
+                _ => bail!("--input-shape '{text}': '{d}' is not a dimension"),
+            })
+            .collect::<Result<_>>()?
+    };
+    Ok((name.to_string(), dims))
+}
+
+fn run(arguments: Arguments) -> Result<()> {
+    if arguments.list_supported {
+        println!("{}", supported_ops().join("\n"));
+        return Ok(());
+    }
+    if arguments.list_unsupported {
+        let loaded = load_model(&arguments.model)?;
+        let nodes = unsupported_nodes(&loaded.model);
+        if nodes.is_empty() {
+            println!("every op of the model is supported");
+        } else {
+            let mut by_op: Vec<(String, Vec<String>)> = Vec::new();
+            for (op, node) in nodes {
+                match by_op.iter_mut().find(|(o, _)| *o == op) {
+                    Some((_, list)) => list.push(node),
+                    None => by_op.push((op, vec![node])),
+                }
+            }
+            for (op, list) in &by_op {
+                println!(
+                    "{op} ({} node{}): {}",
+                    list.len(),
+                    if list.len() == 1 { "" } else { "s" },
+                    list.join(", ")
+                );
+            }
+            bail!("{} unsupported op type(s)", by_op.len());
+        }
+        return Ok(());
+    }
+
+    let mut input_shapes = HashMap::new();
+    for text in &arguments.input_shapes {
+        let (name, dims) = parse_shape(text)?;
+        input_shapes.insert(name, dims);
+    }
+    let options = ImportOptions {
+        input_shapes,
+        max_weight_bytes: arguments.max_weights_bytes,
+        function_name: arguments.function_name.clone(),
+    };
+
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    register_glow_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    for dialect in ["func", "glow.graph", "glow.quant"] {
+        context.get_or_load_dialect(dialect);
+    }
+    let module = import_model(&context, &arguments.model, &options)?;
+
+    let bytes = if arguments.emit_bytecode {
+        module.as_operation().write_bytecode()
+    } else {
+        let flags = OperationPrintingFlags::new();
+        let mut text = module.as_operation().to_string_with_flags(flags)?;
+        text.push('\n');
+        text.into_bytes()
+    };
+    match &arguments.output {
+        None => std::io::stdout().write_all(&bytes)?,
+        Some(path) => {
+            // Write next to the target and rename: no partial output on failure.
+            let directory = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            let temporary = directory.join(format!(
+                ".{}.partial-{}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                std::process::id()
+            ));
+            std::fs::write(&temporary, &bytes)
+                .with_context(|| format!("cannot write '{}'", temporary.display()))?;
+            std::fs::rename(&temporary, path).map_err(|error| {
+                let _ = std::fs::remove_file(&temporary);
+                anyhow::anyhow!("cannot write '{}': {error}", path.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::parse();
+    match run(arguments) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("glow-import: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

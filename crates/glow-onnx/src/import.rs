@@ -1,0 +1,424 @@
+//! The import driver: decodes initializers, types the graph inputs (with
+//! `--input-shape` overrides), converts nodes in order, returns the graph outputs
+//! from one `func.func`, and verifies the module. Every failure names its node.
+
+use crate::{
+    builder::{NodeContext, Slot},
+    element::Element,
+    error::{ImportError, Result},
+    load::load_model,
+    ops::{converter, unsupported_nodes},
+    proto::{tensor_shape_proto::dimension::Value as Dim, type_proto, NodeProto, ValueInfoProto},
+    tensor::TensorData,
+};
+use melior::{
+    dialect::func,
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        operation::OperationLike,
+        r#type::FunctionType,
+        Attribute, AttributeLike, Block, BlockLike, Location, Module, Region, RegionLike, Type,
+        TypeLike,
+    },
+    Context,
+};
+use std::{
+    cell::RefCell,
+    collections::HashMap,
+    panic::{catch_unwind, AssertUnwindSafe},
+    path::Path,
+    rc::Rc,
+};
+
+/// What the importer is told besides the model.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// Static shapes for inputs (overriding or pinning symbolic dimensions).
+    pub input_shapes: HashMap<String, Vec<i64>>,
+    /// The most weight bytes (initializers and constants) a model may hold.
+    pub max_weight_bytes: u64,
+    /// Name of the generated function.
+    pub function_name: String,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        Self {
+            input_shapes: HashMap::new(),
+            max_weight_bytes: 8 << 30,
+            function_name: "main".into(),
+        }
+    }
+}
+
+/// Weight blobs handed to MLIR as `dense_resource` attributes (MLIR owns and frees
+/// them through the deleter).
+pub struct Resources<'c> {
+    context: &'c Context,
+    next: usize,
+    name: String,
+}
+
+impl<'c> Resources<'c> {
+    /// A `dense_resource` attribute of `type` holding a copy of `bytes`.
+    pub fn blob(&mut self, r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
+        // 64-byte aligned storage, owned by MLIR from here on.
+        let words = bytes.len().div_ceil(64);
+        let mut storage: Box<Vec<[u8; 64]>> = Box::new(vec![[0u8; 64]; words.max(1)]);
+        storage.as_flattened_mut()[..bytes.len()].copy_from_slice(bytes);
+        let length = bytes.len();
+        let data = storage.as_mut_ptr() as *mut std::ffi::c_void;
+        let pointer = Box::into_raw(storage);
+        unsafe extern "C" fn free(
+            user_data: *mut std::ffi::c_void,
+            _: *const std::ffi::c_void,
+            _: usize,
+            _: usize,
+        ) {
+            // SAFETY: user_data is the Box<Vec<[u8; 64]>> leaked below, freed exactly once.
+            unsafe { drop(Box::from_raw(user_data as *mut Vec<[u8; 64]>)) }
+        }
+        let name = format!("{}{}", self.name, self.next);
+        self.next += 1;
+        let name_ref = melior::StringRef::new(&name);
+        // SAFETY: `pointer` holds `length` valid bytes, 64-byte aligned, and stays
+        // alive until MLIR calls `free` with it.
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirUnmanagedDenseResourceElementsAttrGet(
+                r#type.to_raw(),
+                name_ref.to_raw(),
+                data,
+                length,
+                64,
+                false,
+                Some(free),
+                pointer as *mut std::ffi::c_void,
+            ))
+        }
+    }
+}
+
+/// A node's name for messages: its name, or its first output when unnamed.
+pub fn node_label(node: &NodeProto) -> String {
+    if !node.name().is_empty() {
+        node.name().to_string()
+    } else {
+        node.output
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "<unnamed>".into())
+    }
+}
+
+/// The static type of a graph input, or why it has none.
+fn input_type(info: &ValueInfoProto, options: &ImportOptions) -> Result<(Vec<i64>, Element)> {
+    let name = info.name().to_string();
+    let fail = |reason: String| ImportError::Input {
+        name: name.clone(),
+        reason,
+    };
+    let Some(type_proto::Value::TensorType(tensor)) =
+        info.r#type.as_ref().and_then(|t| t.value.as_ref())
+    else {
+        return Err(fail(
+            "not a tensor input (sequences, maps and optionals are not supported)".into(),
+        ));
+    };
+    let element = Element::from_onnx(tensor.elem_type()).ok_or_else(|| {
+        fail(format!(
+            "unsupported element type {}",
+            Element::onnx_name(tensor.elem_type())
+        ))
+    })?;
+    let declared: Option<Vec<Option<i64>>> = tensor.shape.as_ref().map(|shape| {
+        shape
+            .dim
+            .iter()
+            .map(|d| match d.value {
+                Some(Dim::DimValue(v)) if v >= 0 => Some(v),
+                _ => None,
+            })
+            .collect()
+    });
+    if let Some(shape) = options.input_shapes.get(&name) {
+        if let Some(declared) = &declared {
+            if declared.len() != shape.len() {
+                return Err(fail(format!(
+                    "--input-shape gives rank {} but the model declares rank {}",
+                    shape.len(),
+                    declared.len()
+                )));
+            }
+            for (d, (given, model)) in shape.iter().zip(declared).enumerate() {
+                if let Some(model) = model {
+                    if model != given {
+                        return Err(fail(format!(
+                            "--input-shape gives {given} for dimension {d}, which the model fixes to {model}"
+                        )));
+                    }
+                }
+            }
+        }
+        return Ok((shape.clone(), element));
+    }
+    let declared =
+        declared.ok_or_else(|| fail("has no shape; give one with --input-shape".into()))?;
+    let symbolic: Vec<String> = tensor
+        .shape
+        .as_ref()
+        .map(|s| {
+            s.dim
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| !matches!(d.value, Some(Dim::DimValue(v)) if v >= 0))
+                .map(|(i, d)| match &d.value {
+                    Some(Dim::DimParam(p)) => format!("dimension {i} ('{p}')"),
+                    _ => format!("dimension {i}"),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !symbolic.is_empty() {
+        return Err(fail(format!(
+            "{} is dynamic; pin it with --input-shape {name}=...",
+            symbolic.join(", ")
+        )));
+    }
+    Ok((
+        declared
+            .into_iter()
+            .map(|d| d.expect("all static"))
+            .collect(),
+        element,
+    ))
+}
+
+/// Imports the ONNX model at `path` into a new module of `context` (which must have
+/// the Glow and func dialects loaded).
+pub fn import_model<'c>(
+    context: &'c Context,
+    path: &Path,
+    options: &ImportOptions,
+) -> Result<Module<'c>> {
+    let loaded = load_model(path)?;
+    let graph = loaded
+        .model
+        .graph
+        .as_ref()
+        .expect("load_model checks the graph");
+
+    let unsupported = unsupported_nodes(&loaded.model);
+    if !unsupported.is_empty() {
+        let (op, node) = &unsupported[0];
+        let more = if unsupported.len() > 1 {
+            format!(
+                " (and {} more; --list-unsupported lists them)",
+                unsupported.len() - 1
+            )
+        } else {
+            String::new()
+        };
+        return Err(ImportError::Node {
+            node: node.clone(),
+            op_type: op.clone(),
+            reason: format!("unsupported op{more}"),
+        });
+    }
+
+    // Initializers: constants known at import time.
+    let mut weights: u64 = 0;
+    let mut constants: HashMap<String, TensorData> = HashMap::new();
+    for tensor in &graph.initializer {
+        let data = TensorData::from_proto(tensor, &loaded.directory)?;
+        weights += data.bytes.len() as u64;
+        if weights > options.max_weight_bytes {
+            return Err(ImportError::Tensor {
+                name: tensor.name().to_string(),
+                reason: format!(
+                    "weights exceed --max-weights-bytes ({} bytes)",
+                    options.max_weight_bytes
+                ),
+            });
+        }
+        constants.insert(tensor.name().to_string(), data);
+    }
+    for name in options.input_shapes.keys() {
+        if !graph.input.iter().any(|i| i.name() == name) {
+            return Err(ImportError::Input {
+                name: name.clone(),
+                reason: "--input-shape names an input the model does not have".into(),
+            });
+        }
+    }
+
+    // Function arguments: inputs that are not initializers.
+    let mut arguments = Vec::new();
+    for info in graph
+        .input
+        .iter()
+        .filter(|i| !constants.contains_key(i.name()))
+    {
+        let (shape, element) = input_type(info, options)?;
+        arguments.push((info.name().to_string(), shape, element));
+    }
+
+    let location = Location::new(context, &path.display().to_string(), 0, 0);
+    let module = Module::new(location);
+    let tensor_type = |shape: &[i64], element: Element| -> Type<'c> {
+        let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+        melior::ir::r#type::RankedTensorType::new(&dims, element.mlir(context), None).into()
+    };
+    let argument_types: Vec<Type> = arguments
+        .iter()
+        .map(|(_, s, e)| tensor_type(s, *e))
+        .collect();
+    let block = Block::new(
+        &argument_types
+            .iter()
+            .map(|t| (*t, location))
+            .collect::<Vec<_>>(),
+    );
+    let region = Region::new();
+    region.append_block(block);
+    let placeholder = FunctionType::new(context, &argument_types, &[]);
+    let function = module.body().append_operation(func::func(
+        context,
+        StringAttribute::new(context, &options.function_name),
+        TypeAttribute::new(placeholder.into()),
+        region,
+        &[],
+        location,
+    ));
+    let block = function
+        .region(0)
+        .and_then(|r| {
+            r.first_block().ok_or(melior::Error::OperationExpected {
+                expected: "block",
+                actual: String::new(),
+            })
+        })
+        .map_err(|_| ImportError::Model("internal error: function has no body".into()))?;
+
+    let mut env: HashMap<String, Slot> = HashMap::new();
+    for (index, (name, shape, element)) in arguments.iter().enumerate() {
+        let value = block
+            .argument(index)
+            .expect("one argument per input")
+            .into();
+        env.insert(name.clone(), Slot::value(value, shape.clone(), *element));
+    }
+    for (name, data) in constants {
+        env.insert(name, Slot::constant(data));
+    }
+
+    // Diagnostics from builders and the verifier are collected, not printed.
+    let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = Rc::clone(&diagnostics);
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        sink.borrow_mut().push(diagnostic.to_string());
+        true
+    });
+
+    let mut resources = Resources {
+        context,
+        next: 0,
+        name: "w".into(),
+    };
+    let _ = resources.context;
+    let outcome = (|| -> Result<()> {
+        for node in &graph.node {
+            let label = node_label(node);
+            let fail = |reason: String| ImportError::Node {
+                node: label.clone(),
+                op_type: node.op_type().to_string(),
+                reason,
+            };
+            let convert = converter(node).expect("unsupported ops were rejected above");
+            let node_location = Location::name(context, &label, location);
+            diagnostics.borrow_mut().clear();
+            let converted = catch_unwind(AssertUnwindSafe(|| {
+                let mut cx = NodeContext {
+                    context,
+                    block,
+                    location: node_location,
+                    node,
+                    opset: loaded.opset,
+                    env: &mut env,
+                    resources: &mut resources,
+                };
+                convert(&mut cx)
+            }));
+            let slots = match converted {
+                Ok(Ok(slots)) => slots,
+                Ok(Err(reason)) => return Err(fail(reason)),
+                Err(_) => {
+                    let reason = diagnostics.borrow().join("; ");
+                    return Err(fail(if reason.is_empty() {
+                        "internal error while building the node".into()
+                    } else {
+                        reason
+                    }));
+                }
+            };
+            for (name, slot) in node.output.iter().zip(slots) {
+                if !name.is_empty() {
+                    env.insert(name.clone(), slot);
+                }
+            }
+        }
+        Ok(())
+    })();
+    let result = outcome.and_then(|()| {
+        // Outputs.
+        let mut values = Vec::new();
+        let mut types = Vec::new();
+        for output in &graph.output {
+            let slot = env.get(output.name()).cloned().ok_or_else(|| {
+                ImportError::Model(format!(
+                    "graph output '{}' is not produced by any node",
+                    output.name()
+                ))
+            })?;
+            let label = format!("output '{}'", output.name());
+            let value = {
+                let node = NodeProto {
+                    name: Some(label.clone()),
+                    ..Default::default()
+                };
+                let mut cx = NodeContext {
+                    context,
+                    block,
+                    location: Location::name(context, &label, location),
+                    node: &node,
+                    opset: loaded.opset,
+                    env: &mut env,
+                    resources: &mut resources,
+                };
+                cx.materialize(&slot).map_err(ImportError::Model)?
+            };
+            values.push(value);
+            types.push(tensor_type(&slot.shape, slot.element));
+        }
+        block.append_operation(func::r#return(&values, location));
+        let function_type = FunctionType::new(context, &argument_types, &types);
+        // SAFETY: `function` is a live func.func op; function_type is a valid attribute.
+        unsafe {
+            let name = melior::StringRef::new("function_type");
+            mlir_sys::mlirOperationSetAttributeByName(
+                function.to_raw(),
+                name.to_raw(),
+                TypeAttribute::new(function_type.into()).to_raw(),
+            );
+        }
+        diagnostics.borrow_mut().clear();
+        if !module.as_operation().verify() {
+            let reason = diagnostics.borrow().join("; ");
+            return Err(ImportError::Model(format!(
+                "the imported IR does not verify: {reason}"
+            )));
+        }
+        Ok(())
+    });
+    context.detach_diagnostic_handler(handler);
+    result.map(|()| module)
+}

@@ -1,0 +1,65 @@
+//! Reading and decoding a model file, and checking the opset it was exported with.
+
+use crate::{
+    error::{ImportError, Result},
+    proto::ModelProto,
+};
+use prost::Message;
+use std::{
+    ops::RangeInclusive,
+    path::{Path, PathBuf},
+};
+
+/// Default-domain opsets whose op semantics the importer implements.
+pub const SUPPORTED_OPSETS: RangeInclusive<i64> = 11..=23;
+
+/// A decoded model, the folder its external data must come from, and its opset.
+pub struct LoadedModel {
+    /// The decoded protobuf.
+    pub model: ModelProto,
+    /// The model file's folder.
+    pub directory: PathBuf,
+    /// The default-domain (`ai.onnx`) opset version.
+    pub opset: i64,
+}
+
+/// Reads and decodes `path`, checking the default-domain opset.
+pub fn load_model(path: &Path) -> Result<LoadedModel> {
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let model = ModelProto::decode(bytes.as_slice()).map_err(|error| ImportError::Decode {
+        path: path.to_path_buf(),
+        reason: error.to_string(),
+    })?;
+    if model.graph.is_none() {
+        return Err(ImportError::Decode {
+            path: path.to_path_buf(),
+            reason: "it has no graph".into(),
+        });
+    }
+    let opset = model
+        .opset_import
+        .iter()
+        .find(|o| o.domain().is_empty() || o.domain() == "ai.onnx")
+        .map(|o| o.version())
+        .ok_or_else(|| ImportError::Model("the model imports no ai.onnx opset".into()))?;
+    if !SUPPORTED_OPSETS.contains(&opset) {
+        return Err(ImportError::Model(format!(
+            "unsupported opset {opset} (supported: {}-{})",
+            SUPPORTED_OPSETS.start(),
+            SUPPORTED_OPSETS.end()
+        )));
+    }
+    let directory = path
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok(LoadedModel {
+        model,
+        directory,
+        opset,
+    })
+}

@@ -1,0 +1,143 @@
+//! ONNX op converters, one module per op family, and the table that maps op types to
+//! them. Each converter computes its outputs' static types, folds compile-time
+//! constants, and otherwise appends `glow.graph` ops through the typed builders.
+
+mod broadcast;
+mod elementwise;
+mod nn;
+mod reduce;
+mod shape;
+
+use crate::{
+    builder::{Converted, NodeContext},
+    proto::{ModelProto, NodeProto},
+};
+
+/// A converter for one op type.
+pub(crate) type Convert = for<'c, 'a, 'e> fn(&mut NodeContext<'c, 'a, 'e>) -> Converted<'c, 'a>;
+
+const TABLE: &[(&str, Convert)] = &[
+    // elementwise
+    ("Abs", elementwise::abs),
+    ("Add", elementwise::add),
+    ("And", elementwise::and),
+    ("Cast", elementwise::cast),
+    ("Ceil", elementwise::ceil),
+    ("Clip", elementwise::clip),
+    ("Div", elementwise::div),
+    ("Dropout", elementwise::identity),
+    ("Equal", elementwise::equal),
+    ("Erf", elementwise::erf),
+    ("Exp", elementwise::exp),
+    ("Floor", elementwise::floor),
+    ("Gelu", elementwise::gelu),
+    ("Greater", elementwise::greater),
+    ("GreaterOrEqual", elementwise::greater_or_equal),
+    ("HardSigmoid", elementwise::hard_sigmoid),
+    ("HardSwish", elementwise::hard_swish),
+    ("Identity", elementwise::identity),
+    ("IsNaN", elementwise::is_nan),
+    ("LeakyRelu", elementwise::leaky_relu),
+    ("Less", elementwise::less),
+    ("LessOrEqual", elementwise::less_or_equal),
+    ("Log", elementwise::log),
+    ("Max", elementwise::max),
+    ("Min", elementwise::min),
+    ("Mul", elementwise::mul),
+    ("Neg", elementwise::neg),
+    ("Not", elementwise::not),
+    ("Or", elementwise::or),
+    ("Pow", elementwise::pow),
+    ("PRelu", elementwise::prelu),
+    ("Reciprocal", elementwise::reciprocal),
+    ("Relu", elementwise::relu),
+    ("Round", elementwise::round),
+    ("Sigmoid", elementwise::sigmoid),
+    ("Sqrt", elementwise::sqrt),
+    ("Sub", elementwise::sub),
+    ("Sum", elementwise::sum),
+    ("Tanh", elementwise::tanh),
+    ("Where", elementwise::r#where),
+    ("Xor", elementwise::xor),
+    // neural-network layers
+    ("AveragePool", nn::average_pool),
+    ("BatchNormalization", nn::batch_normalization),
+    ("Conv", nn::conv),
+    ("Flatten", nn::flatten),
+    ("Gemm", nn::gemm),
+    ("GlobalAveragePool", nn::global_average_pool),
+    ("GlobalMaxPool", nn::global_max_pool),
+    ("LayerNormalization", nn::layer_normalization),
+    ("LogSoftmax", nn::log_softmax),
+    ("MatMul", nn::matmul),
+    ("MaxPool", nn::max_pool),
+    ("Softmax", nn::softmax),
+    // reductions
+    ("ArgMax", reduce::arg_max),
+    ("ArgMin", reduce::arg_min),
+    ("ReduceMax", reduce::reduce_max),
+    ("ReduceMean", reduce::reduce_mean),
+    ("ReduceMin", reduce::reduce_min),
+    ("ReduceProd", reduce::reduce_prod),
+    ("ReduceSum", reduce::reduce_sum),
+    // shapes and data movement
+    ("Concat", shape::concat),
+    ("Constant", shape::constant),
+    ("ConstantOfShape", shape::constant_of_shape),
+    ("Expand", shape::expand),
+    ("Gather", shape::gather),
+    ("Pad", shape::pad),
+    ("Range", shape::range),
+    ("Reshape", shape::reshape),
+    ("Shape", shape::shape),
+    ("Size", shape::size),
+    ("Slice", shape::slice),
+    ("Squeeze", shape::squeeze),
+    ("Tile", shape::tile),
+    ("Transpose", shape::transpose),
+    ("Unsqueeze", shape::unsqueeze),
+];
+
+/// The converter of a default-domain op type.
+pub(crate) fn converter(node: &NodeProto) -> Option<Convert> {
+    if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
+        return None;
+    }
+    TABLE
+        .iter()
+        .find(|(name, _)| *name == node.op_type())
+        .map(|(_, convert)| *convert)
+}
+
+/// Every supported ONNX op type (default domain), sorted.
+pub fn supported_ops() -> Vec<&'static str> {
+    let mut names: Vec<&str> = TABLE.iter().map(|(name, _)| *name).collect();
+    names.sort_unstable();
+    names
+}
+
+/// Whether the importer converts `node`.
+pub fn is_supported(node: &NodeProto) -> bool {
+    converter(node).is_some()
+}
+
+/// `(op type, node name)` of every node of the main graph the importer cannot
+/// convert, in graph order (op types of other domains are qualified).
+pub fn unsupported_nodes(model: &ModelProto) -> Vec<(String, String)> {
+    let Some(graph) = model.graph.as_ref() else {
+        return Vec::new();
+    };
+    graph
+        .node
+        .iter()
+        .filter(|node| !is_supported(node))
+        .map(|node| {
+            let op = if node.domain().is_empty() {
+                node.op_type().to_string()
+            } else {
+                format!("{}.{}", node.domain(), node.op_type())
+            };
+            (op, crate::import::node_label(node))
+        })
+        .collect()
+}

@@ -1,0 +1,509 @@
+//! Layers: Conv (1-D and 2-D, grouped, dilated, auto_pad), pooling, Gemm, MatMul,
+//! BatchNormalization, Softmax / LogSoftmax, LayerNormalization, Flatten.
+
+use super::broadcast::{broadcast_to, reshape_to};
+use crate::{
+    builder::{normalize_axis, Converted, NodeContext, Slot},
+    element::Element,
+    folding,
+    tensor::TensorData,
+};
+use glow_dialects::ods::glow_graph;
+use melior::ir::Value;
+
+/// Spatial geometry of a 1-D or 2-D window op, normalized to 2-D.
+struct Window {
+    kernel: [i64; 2],
+    strides: [i64; 2],
+    /// [top, left, bottom, right]
+    pads: [i64; 4],
+    dilations: [i64; 2],
+}
+
+/// Reads kernel_shape / strides / pads / dilations / auto_pad (and ceil_mode for
+/// pooling) for a spatial input of `spatial` extents (1 or 2 of them).
+fn window(
+    cx: &NodeContext,
+    spatial: &[i64],
+    kernel: &[i64],
+    ceil_mode: bool,
+) -> Result<Window, String> {
+    let n = spatial.len();
+    if n != kernel.len() {
+        return Err(format!(
+            "kernel {kernel:?} does not match {n} spatial dimensions"
+        ));
+    }
+    let get = |name: &str, default: i64, count: usize| -> Result<Vec<i64>, String> {
+        match cx.attr_ints(name) {
+            Some(v) if v.len() == count => Ok(v),
+            Some(v) => Err(format!("'{name}' {v:?} must have {count} values")),
+            None => Ok(vec![default; count]),
+        }
+    };
+    let strides = get("strides", 1, n)?;
+    let dilations = get("dilations", 1, n)?;
+    let mut pads = get("pads", 0, 2 * n)?;
+    let auto_pad = cx.attr_s("auto_pad", "NOTSET");
+    for d in 0..n {
+        let span = dilations[d] * (kernel[d] - 1) + 1;
+        match auto_pad.as_str() {
+            "NOTSET" => {}
+            "VALID" => {
+                pads[d] = 0;
+                pads[d + n] = 0;
+            }
+            "SAME_UPPER" | "SAME_LOWER" => {
+                let out = (spatial[d] + strides[d] - 1) / strides[d];
+                let total = ((out - 1) * strides[d] + span - spatial[d]).max(0);
+                let (small, large) = (total / 2, total - total / 2);
+                if auto_pad == "SAME_UPPER" {
+                    pads[d] = small;
+                    pads[d + n] = large;
+                } else {
+                    pads[d] = large;
+                    pads[d + n] = small;
+                }
+            }
+            other => return Err(format!("unknown auto_pad '{other}'")),
+        }
+        if ceil_mode {
+            // Extra end padding makes floor() give ONNX's ceil() output size; the
+            // last window must still start inside the input or the begin padding.
+            let padded = spatial[d] + pads[d] + pads[d + n];
+            let floor_out = (padded - span) / strides[d] + 1;
+            let mut ceil_out = (padded - span + strides[d] - 1) / strides[d] + 1;
+            if (ceil_out - 1) * strides[d] >= spatial[d] + pads[d] {
+                ceil_out -= 1;
+            }
+            pads[d + n] += (ceil_out - floor_out) * strides[d];
+        }
+    }
+    let two = |v: &[i64], fill: i64| if n == 2 { [v[0], v[1]] } else { [fill, v[0]] };
+    Ok(Window {
+        kernel: two(kernel, 1),
+        strides: two(&strides, 1),
+        pads: if n == 2 {
+            [pads[0], pads[1], pads[2], pads[3]]
+        } else {
+            [0, pads[0], 0, pads[1]]
+        },
+        dilations: two(&dilations, 1),
+    })
+}
+
+/// A rank-3 (N, C, L) slot is viewed as (N, C, 1, L); returns the 2-D value.
+fn as_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    slot: &Slot<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    match slot.shape.len() {
+        4 => cx.materialize(slot),
+        3 => {
+            let shape = [slot.shape[0], slot.shape[1], 1, slot.shape[2]];
+            reshape_to(cx, slot, &shape)
+        }
+        rank => Err(format!(
+            "only 1-D and 2-D spatial inputs are supported, got rank {rank}"
+        )),
+    }
+}
+
+/// Undoes [`as_2d`] on a result.
+fn from_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    value: Value<'c, 'a>,
+    rank: usize,
+    element: Element,
+) -> Result<Slot<'c, 'a>, String> {
+    let shape = cx.shape_of(value);
+    let slot = Slot::value(value, shape.clone(), element);
+    if rank == 4 {
+        return Ok(slot);
+    }
+    let flat = vec![shape[0], shape[1], shape[3]];
+    let out = reshape_to(cx, &slot, &flat)?;
+    Ok(Slot::value(out, flat, element))
+}
+
+pub fn conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let w = cx.input(1)?;
+    if w.shape.len() != x.shape.len() {
+        return Err(format!(
+            "weight rank {} differs from input rank {}",
+            w.shape.len(),
+            x.shape.len()
+        ));
+    }
+    let spatial = &x.shape[2..];
+    let kernel = cx
+        .attr_ints("kernel_shape")
+        .unwrap_or_else(|| w.shape[2..].to_vec());
+    let geometry = window(cx, spatial, &kernel, false)?;
+    let group = cx.attr_i("group", 1);
+    let input = as_2d(cx, &x)?;
+    let filter = as_2d(cx, &w)?;
+    let mut builder = glow_graph::Conv2DOperationBuilder::new(cx.context, cx.location)
+        .input(input)
+        .filter(filter)
+        .strides(cx.array_attr(&geometry.strides).into())
+        .pads(cx.array_attr(&geometry.pads).into())
+        .dilations(cx.array_attr(&geometry.dilations).into())
+        .group(cx.i64_attr(group).into());
+    if cx.has_input(2) {
+        let bias = cx.value(2)?;
+        builder = builder.bias(bias);
+    }
+    let out = cx.emit(builder.build().into());
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    if cx.node.output.len() > 1 && !cx.node.output[1].is_empty() {
+        return Err("the Indices output is not supported".into());
+    }
+    let kernel = cx
+        .attr_ints("kernel_shape")
+        .ok_or("missing 'kernel_shape'")?;
+    if x.shape.len() < 3 {
+        return Err(format!(
+            "input of rank {} has no spatial dimensions",
+            x.shape.len()
+        ));
+    }
+    let geometry = window(cx, &x.shape[2..], &kernel, cx.attr_i("ceil_mode", 0) != 0)?;
+    if geometry.dilations != [1, 1] {
+        return Err(format!(
+            "dilated pooling {:?} is not supported",
+            geometry.dilations
+        ));
+    }
+    let input = as_2d(cx, &x)?;
+    let out = if max {
+        let op = glow_graph::MaxPoolOperationBuilder::new(cx.context, cx.location)
+            .input(input)
+            .kernel(cx.array_attr(&geometry.kernel).into())
+            .strides(cx.array_attr(&geometry.strides).into())
+            .pads(cx.array_attr(&geometry.pads).into())
+            .build();
+        cx.emit(op.into())
+    } else {
+        let mut op = glow_graph::AvgPoolOperationBuilder::new(cx.context, cx.location)
+            .input(input)
+            .kernel(cx.array_attr(&geometry.kernel).into())
+            .strides(cx.array_attr(&geometry.strides).into())
+            .pads(cx.array_attr(&geometry.pads).into())
+            .build();
+        if cx.attr_i("count_include_pad", 0) != 0 {
+            op.set_count_include_pad(melior::ir::Attribute::unit(cx.context));
+        }
+        cx.emit(op.into())
+    };
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+pub fn max_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    pool(cx, true)
+}
+
+pub fn average_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    pool(cx, false)
+}
+
+fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    if x.shape.len() < 3 {
+        return Err(format!(
+            "input of rank {} has no spatial dimensions",
+            x.shape.len()
+        ));
+    }
+    let spatial = &x.shape[2..];
+    let kernel: Vec<i64> = if spatial.len() == 2 {
+        spatial.to_vec()
+    } else {
+        vec![1, spatial[0]]
+    };
+    if spatial.len() > 2 {
+        return Err("only 1-D and 2-D spatial inputs are supported".into());
+    }
+    let input = as_2d(cx, &x)?;
+    let kernel = cx.array_attr(&kernel);
+    let out = if max {
+        cx.emit(glow_graph::max_pool(cx.context, input, kernel.into(), cx.location).into())
+    } else {
+        cx.emit(glow_graph::avg_pool(cx.context, input, kernel.into(), cx.location).into())
+    };
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+pub fn global_average_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    global_pool(cx, false)
+}
+
+pub fn global_max_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    global_pool(cx, true)
+}
+
+pub fn batch_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if cx.attr_i("training_mode", 0) != 0 || cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
+        return Err("training mode (running statistics outputs) is not supported".into());
+    }
+    let x = cx.input(0)?;
+    let operands: Vec<Value> = (0..5).map(|i| cx.value(i)).collect::<Result<_, _>>()?;
+    let epsilon = cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64);
+    let r#type = cx.tensor_type(&x.shape, x.element);
+    let op = glow_graph::BatchNormOperationBuilder::new(cx.context, cx.location)
+        .result(r#type)
+        .input(operands[0])
+        .scale(operands[1])
+        .bias(operands[2])
+        .mean(operands[3])
+        .var(operands[4])
+        .epsilon(epsilon.into())
+        .build();
+    let out = cx.emit(op.into());
+    Ok(vec![Slot::value(out, x.shape, x.element)])
+}
+
+/// A 2-D slot transposed (folded when constant: weights are usually constants).
+fn transpose_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    slot: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let shape = vec![slot.shape[1], slot.shape[0]];
+    if let Some(data) = &slot.constant {
+        return Ok(Slot::constant(folding::transpose(data, &[1, 0])));
+    }
+    let value = cx.materialize(slot)?;
+    let perm = cx.array_attr(&[1, 0]);
+    let out = cx.emit(glow_graph::transpose(cx.context, value, perm.into(), cx.location).into());
+    Ok(Slot::value(out, shape, slot.element))
+}
+
+/// `slot * factor`, folded when constant.
+fn scale<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    slot: Slot<'c, 'a>,
+    factor: f64,
+) -> Result<Slot<'c, 'a>, String> {
+    if factor == 1.0 {
+        return Ok(slot);
+    }
+    if let Some(data) = &slot.constant {
+        return Ok(Slot::constant(folding::elementwise(
+            &[data],
+            slot.element,
+            |v| v[0] * factor,
+        )?));
+    }
+    let value = cx.materialize(&slot)?;
+    let r#type = cx.tensor_type(&slot.shape, slot.element);
+    let attr = cx.scalar_attr(slot.element, factor);
+    let splat = cx.emit(glow_graph::splat(cx.context, r#type, attr, cx.location).into());
+    let out = cx.emit(glow_graph::mul(cx.context, value, splat, cx.location).into());
+    Ok(Slot::value(out, slot.shape, slot.element))
+}
+
+/// Gemm: alpha * A' B' + beta * C, as fully_connected when C is a bias vector.
+pub fn gemm<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let mut a = cx.input(0)?;
+    let mut b = cx.input(1)?;
+    if a.shape.len() != 2 || b.shape.len() != 2 {
+        return Err(format!("A {:?} and B {:?} must be 2-D", a.shape, b.shape));
+    }
+    if cx.attr_i("transA", 0) != 0 {
+        a = transpose_2d(cx, &a)?;
+    }
+    if cx.attr_i("transB", 0) != 0 {
+        b = transpose_2d(cx, &b)?;
+    }
+    b = scale(cx, b, cx.attr_f("alpha", 1.0) as f64)?;
+    let (n, m) = (a.shape[0], b.shape[1]);
+    let lhs = cx.materialize(&a)?;
+    let rhs = cx.materialize(&b)?;
+    if !cx.has_input(2) {
+        let out = cx.emit(glow_graph::matmul(cx.context, lhs, rhs, cx.location).into());
+        return Ok(vec![Slot::value(out, vec![n, m], a.element)]);
+    }
+    let c = cx.input(2)?;
+    let c = scale(cx, c, cx.attr_f("beta", 1.0) as f64)?;
+    let bias_like =
+        c.shape.iter().product::<i64>() == m && c.shape.last().copied().unwrap_or(1) == m;
+    if bias_like {
+        let bias = reshape_to(cx, &c, &[m])?;
+        let out =
+            cx.emit(glow_graph::fully_connected(cx.context, lhs, rhs, bias, cx.location).into());
+        return Ok(vec![Slot::value(out, vec![n, m], a.element)]);
+    }
+    let product = cx.emit(glow_graph::matmul(cx.context, lhs, rhs, cx.location).into());
+    let wide = broadcast_to(cx, &c, &[n, m])?;
+    let out = cx.emit(glow_graph::add(cx.context, product, wide, cx.location).into());
+    Ok(vec![Slot::value(out, vec![n, m], a.element)])
+}
+
+/// MatMul with numpy semantics: 1-D operands, broadcast batch dimensions.
+pub fn matmul<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let a = cx.input(0)?;
+    let b = cx.input(1)?;
+    if a.shape.is_empty() || b.shape.is_empty() {
+        return Err("scalar operands".into());
+    }
+    // 1-D operands become matrices; their unit dimension is dropped at the end.
+    let a_shape = if a.shape.len() == 1 {
+        vec![1, a.shape[0]]
+    } else {
+        a.shape.clone()
+    };
+    let b_shape = if b.shape.len() == 1 {
+        vec![b.shape[0], 1]
+    } else {
+        b.shape.clone()
+    };
+    let (n, k) = (a_shape[a_shape.len() - 2], a_shape[a_shape.len() - 1]);
+    let (k2, m) = (b_shape[b_shape.len() - 2], b_shape[b_shape.len() - 1]);
+    if k != k2 {
+        return Err(format!(
+            "shapes {:?} and {:?} have different reduction sizes",
+            a.shape, b.shape
+        ));
+    }
+    let batch =
+        folding::broadcast_shapes(&a_shape[..a_shape.len() - 2], &b_shape[..b_shape.len() - 2])?;
+    let mut result_shape = batch.clone();
+    if a.shape.len() > 1 {
+        result_shape.push(n);
+    }
+    if b.shape.len() > 1 {
+        result_shape.push(m);
+    }
+    let batch_size: i64 = batch.iter().product();
+
+    let out = if b_shape[..b_shape.len() - 2].iter().all(|d| *d == 1) {
+        // A shared right-hand matrix: fold the batch into the rows of one matmul.
+        let lhs = reshape_to(cx, &a, &[batch_size * n, k])?;
+        let rhs = reshape_to(cx, &b, &[k, m])?;
+        cx.emit(glow_graph::matmul(cx.context, lhs, rhs, cx.location).into())
+    } else {
+        let mut a_full = batch.clone();
+        a_full.extend([n, k]);
+        let mut b_full = batch.clone();
+        b_full.extend([k, m]);
+        let a_wide = {
+            let a_value = reshape_to(cx, &a, &a_shape)?;
+            let slot = Slot::value(a_value, a_shape.clone(), a.element);
+            let wide = broadcast_to(cx, &slot, &a_full)?;
+            Slot::value(wide, a_full.clone(), a.element)
+        };
+        let b_wide = {
+            let b_value = reshape_to(cx, &b, &b_shape)?;
+            let slot = Slot::value(b_value, b_shape.clone(), b.element);
+            let wide = broadcast_to(cx, &slot, &b_full)?;
+            Slot::value(wide, b_full.clone(), b.element)
+        };
+        let lhs = reshape_to(cx, &a_wide, &[batch_size, n, k])?;
+        let rhs = reshape_to(cx, &b_wide, &[batch_size, k, m])?;
+        cx.emit(glow_graph::batch_matmul(cx.context, lhs, rhs, cx.location).into())
+    };
+    let flat = cx.shape_of(out);
+    let slot = Slot::value(out, flat, a.element);
+    let value = reshape_to(cx, &slot, &result_shape)?;
+    Ok(vec![Slot::value(value, result_shape, a.element)])
+}
+
+/// Softmax / LogSoftmax: one axis from opset 13, the 2-D coercion before.
+fn softmax_like<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, log: bool) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let modern = cx.opset() >= 13;
+    let axis = normalize_axis(cx.attr_i("axis", if modern { -1 } else { 1 }), rank)?;
+    let build = |cx: &mut NodeContext<'c, 'a, '_>, value: Value<'c, 'a>, axis: i64| {
+        let attr = cx.i64_attr(axis).into();
+        if log {
+            let op = glow_graph::LogSoftMaxOperationBuilder::new(cx.context, cx.location)
+                .input(value)
+                .axis(attr)
+                .build();
+            cx.emit(op.into())
+        } else {
+            let op = glow_graph::SoftMaxOperationBuilder::new(cx.context, cx.location)
+                .input(value)
+                .axis(attr)
+                .build();
+            cx.emit(op.into())
+        }
+    };
+    if modern || axis == rank - 1 {
+        let value = cx.value(0)?;
+        let out = build(cx, value, axis as i64);
+        return Ok(vec![Slot::value(out, x.shape, x.element)]);
+    }
+    let rows: i64 = x.shape[..axis].iter().product();
+    let columns: i64 = x.shape[axis..].iter().product();
+    let flat = reshape_to(cx, &x, &[rows, columns])?;
+    let out = build(cx, flat, 1);
+    let slot = Slot::value(out, vec![rows, columns], x.element);
+    let value = reshape_to(cx, &slot, &x.shape)?;
+    Ok(vec![Slot::value(value, x.shape, x.element)])
+}
+
+pub fn softmax<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    softmax_like(cx, false)
+}
+
+pub fn log_softmax<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    softmax_like(cx, true)
+}
+
+pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
+        return Err("the Mean and InvStdDev outputs are not supported".into());
+    }
+    let x = cx.input(0)?;
+    let axis = normalize_axis(cx.attr_i("axis", -1), x.shape.len())?;
+    let normalized = x.shape[axis..].to_vec();
+    let scale_slot = cx.input(1)?;
+    let scale = broadcast_to(cx, &scale_slot, &normalized)?;
+    let bias = if cx.has_input(2) {
+        let slot = cx.input(2)?;
+        broadcast_to(cx, &slot, &normalized)?
+    } else {
+        let zeros = TensorData::from_f64s(
+            x.element,
+            normalized.clone(),
+            &vec![0.0; normalized.iter().product::<i64>() as usize],
+        );
+        let slot = Slot::constant(zeros);
+        cx.materialize(&slot)?
+    };
+    let input = cx.value(0)?;
+    let r#type = cx.tensor_type(&x.shape, x.element);
+    let op = glow_graph::LayerNormOperationBuilder::new(cx.context, cx.location)
+        .result(r#type)
+        .input(input)
+        .scale(scale)
+        .bias(bias)
+        .axis(cx.i64_attr(axis as i64).into())
+        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64).into())
+        .build();
+    let out = cx.emit(op.into());
+    Ok(vec![Slot::value(out, x.shape, x.element)])
+}
+
+pub fn flatten<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let axis = cx.attr_i("axis", 1);
+    let axis = if axis < 0 { axis + rank as i64 } else { axis };
+    if axis < 0 || axis > rank as i64 {
+        return Err(format!("axis {axis} is out of range for rank {rank}"));
+    }
+    let axis = axis as usize;
+    let shape = vec![
+        x.shape[..axis].iter().product(),
+        x.shape[axis..].iter().product(),
+    ];
+    super::shape::reshaped(cx, &x, shape)
+}

@@ -1,0 +1,420 @@
+//! Shape and data-movement ops: Reshape, Transpose, Concat, Squeeze / Unsqueeze, Slice,
+//! Gather, Pad, Tile, Expand, and the shape-computation ops (Shape, Size, Constant,
+//! ConstantOfShape, Range) whose results are known at import time.
+
+use super::broadcast::broadcast_to;
+use crate::{
+    builder::{normalize_axis, Converted, NodeContext, Slot},
+    element::Element,
+    folding::{self, FOLD_LIMIT},
+    tensor::{element_count, TensorData},
+};
+use glow_dialects::ods::glow_graph;
+
+/// `slot` with a new shape of the same element count (folded when constant).
+pub(super) fn reshaped<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    slot: &Slot<'c, 'a>,
+    shape: Vec<i64>,
+) -> Converted<'c, 'a> {
+    let count: i64 = slot.shape.iter().product();
+    if shape.iter().product::<i64>() != count {
+        return Err(format!("cannot reshape {:?} into {shape:?}", slot.shape));
+    }
+    if let Some(data) = &slot.constant {
+        let mut data = (**data).clone();
+        data.dims = shape;
+        return Ok(vec![Slot::constant(data)]);
+    }
+    let value = super::broadcast::reshape_to(cx, slot, &shape)?;
+    Ok(vec![Slot::value(value, shape, slot.element)])
+}
+
+pub fn reshape<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let requested = cx.constant_input(1, "shape")?.to_i64s();
+    let allow_zero = cx.attr_i("allowzero", 0) != 0;
+    let mut shape = Vec::with_capacity(requested.len());
+    let mut infer = None;
+    for (i, &d) in requested.iter().enumerate() {
+        match d {
+            0 if !allow_zero => shape.push(*x.shape.get(i).ok_or_else(|| {
+                format!("shape {requested:?} copies dimension {i} the input lacks")
+            })?),
+            -1 if infer.is_none() => {
+                infer = Some(i);
+                shape.push(1);
+            }
+            d if d >= 0 => shape.push(d),
+            _ => return Err(format!("invalid shape {requested:?}")),
+        }
+    }
+    let count: i64 = x.shape.iter().product();
+    if let Some(i) = infer {
+        let known: i64 = shape.iter().product();
+        if known == 0 || count % known != 0 {
+            return Err(format!("cannot reshape {:?} into {requested:?}", x.shape));
+        }
+        shape[i] = count / known;
+    }
+    reshaped(cx, &x, shape)
+}
+
+pub fn transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let perm: Vec<i64> = cx
+        .attr_ints("perm")
+        .unwrap_or_else(|| (0..rank as i64).rev().collect());
+    let perm: Vec<usize> = perm
+        .iter()
+        .map(|p| normalize_axis(*p, rank))
+        .collect::<Result<_, _>>()?;
+    let shape: Vec<i64> = perm.iter().map(|p| x.shape[*p]).collect();
+    if let Some(data) = &x.constant {
+        return Ok(vec![Slot::constant(folding::transpose(data, &perm))]);
+    }
+    let value = cx.value(0)?;
+    let perm: Vec<i64> = perm.iter().map(|p| *p as i64).collect();
+    let attr = cx.array_attr(&perm);
+    let out = cx.emit(glow_graph::transpose(cx.context, value, attr.into(), cx.location).into());
+    Ok(vec![Slot::value(out, shape, x.element)])
+}
+
+pub fn concat<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let inputs: Vec<Slot> = (0..cx.input_count())
+        .map(|i| cx.input(i))
+        .collect::<Result<_, _>>()?;
+    let first = inputs.first().ok_or("needs at least one input")?;
+    let axis = normalize_axis(cx.attr_i("axis", 0), first.shape.len())?;
+    let mut shape = first.shape.clone();
+    shape[axis] = inputs.iter().map(|s| s.shape[axis]).sum();
+    if inputs.iter().all(|s| s.constant.is_some()) {
+        let data: Vec<&TensorData> = inputs
+            .iter()
+            .map(|s| &**s.constant.as_ref().expect("checked"))
+            .collect();
+        return Ok(vec![Slot::constant(folding::concat(&data, axis))]);
+    }
+    // Empty pieces contribute nothing.
+    let values = (0..inputs.len())
+        .filter(|i| inputs[*i].shape[axis] != 0)
+        .map(|i| cx.value(i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let attr = cx.i64_attr(axis as i64);
+    let out = cx.emit(glow_graph::concat(cx.context, &values, attr, cx.location).into());
+    Ok(vec![Slot::value(out, shape, first.element)])
+}
+
+/// Axes from the attribute (before `opset`) or the optional input #1.
+fn axes_operand(cx: &NodeContext, from_opset: i64) -> Result<Option<Vec<i64>>, String> {
+    if cx.opset() >= from_opset {
+        if cx.has_input(1) {
+            Ok(Some(cx.constant_input(1, "axes")?.to_i64s()))
+        } else {
+            Ok(None)
+        }
+    } else {
+        Ok(cx.attr_ints("axes"))
+    }
+}
+
+pub fn squeeze<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let axes: Vec<usize> = match axes_operand(cx, 13)? {
+        Some(axes) => axes
+            .iter()
+            .map(|a| normalize_axis(*a, rank))
+            .collect::<Result<_, _>>()?,
+        None => (0..rank).filter(|d| x.shape[*d] == 1).collect(),
+    };
+    if let Some(d) = axes.iter().find(|d| x.shape[**d] != 1) {
+        return Err(format!("dimension {d} of {:?} is not 1", x.shape));
+    }
+    let shape = (0..rank)
+        .filter(|d| !axes.contains(d))
+        .map(|d| x.shape[d])
+        .collect();
+    reshaped(cx, &x, shape)
+}
+
+pub fn unsqueeze<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let axes = axes_operand(cx, 13)?.ok_or("missing axes")?;
+    let rank = x.shape.len() + axes.len();
+    let axes: Vec<usize> = axes
+        .iter()
+        .map(|a| normalize_axis(*a, rank))
+        .collect::<Result<_, _>>()?;
+    let mut dims = x.shape.iter();
+    let shape = (0..rank)
+        .map(|d| {
+            if axes.contains(&d) {
+                Some(1)
+            } else {
+                dims.next().copied()
+            }
+        })
+        .collect::<Option<Vec<i64>>>()
+        .ok_or("repeated axes")?;
+    reshaped(cx, &x, shape)
+}
+
+pub fn slice<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let starts = cx.constant_input(1, "starts")?.to_i64s();
+    let ends = cx.constant_input(2, "ends")?.to_i64s();
+    let axes: Vec<usize> = if cx.has_input(3) {
+        cx.constant_input(3, "axes")?
+            .to_i64s()
+            .iter()
+            .map(|a| normalize_axis(*a, rank))
+            .collect::<Result<_, _>>()?
+    } else {
+        (0..starts.len()).collect()
+    };
+    let steps = if cx.has_input(4) {
+        cx.constant_input(4, "steps")?.to_i64s()
+    } else {
+        vec![1; starts.len()]
+    };
+    if starts.len() != ends.len() || starts.len() != axes.len() || steps.len() != axes.len() {
+        return Err("starts, ends, axes and steps differ in length".into());
+    }
+    let mut start = vec![0i64; rank];
+    let mut step = vec![1i64; rank];
+    let mut sizes = x.shape.clone();
+    for (k, &axis) in axes.iter().enumerate() {
+        let extent = x.shape[axis];
+        let s = steps[k];
+        if s == 0 {
+            return Err("a step of 0".into());
+        }
+        let clamp = |v: i64, low: i64, high: i64| v.max(low).min(high);
+        let wrap = |v: i64| if v < 0 { v + extent } else { v };
+        let (first, size) = if s > 0 {
+            let b = clamp(wrap(starts[k]), 0, extent);
+            let e = clamp(wrap(ends[k]), 0, extent);
+            (b, if e > b { (e - b + s - 1) / s } else { 0 })
+        } else {
+            let b = clamp(wrap(starts[k]), -1, extent - 1);
+            let e = clamp(wrap(ends[k]), -1, extent - 1);
+            (b, if b > e { (b - e - s - 1) / -s } else { 0 })
+        };
+        start[axis] = first;
+        step[axis] = s;
+        sizes[axis] = size;
+    }
+    if let Some(data) = &x.constant {
+        return Ok(vec![Slot::constant(folding::slice(
+            data, &start, &step, &sizes,
+        ))]);
+    }
+    if step.iter().any(|s| *s != 1) {
+        return Err(format!(
+            "steps {steps:?} on a runtime tensor are not supported"
+        ));
+    }
+    let value = cx.value(0)?;
+    let r#type = cx.tensor_type(&sizes, x.element);
+    let attr = cx.array_attr(&start);
+    let out = cx.emit(glow_graph::slice(cx.context, r#type, value, attr, cx.location).into());
+    Ok(vec![Slot::value(out, sizes, x.element)])
+}
+
+pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let data = cx.input(0)?;
+    let indices = cx.input(1)?;
+    let axis = normalize_axis(cx.attr_i("axis", 0), data.shape.len())?;
+    if let (Some(d), Some(i)) = (&data.constant, &indices.constant) {
+        if d.len() <= FOLD_LIMIT {
+            return Ok(vec![Slot::constant(folding::gather(d, i, axis)?)]);
+        }
+    }
+    if !matches!(indices.element, Element::I32 | Element::I64) {
+        return Err(format!("indices of type {:?}", indices.element));
+    }
+    let (d, i) = (cx.value(0)?, cx.value(1)?);
+    let mut op = glow_graph::gather(cx.context, d, i, cx.location);
+    op.set_axis(cx.i64_attr(axis as i64));
+    let out = cx.emit(op.into());
+    let shape = cx.shape_of(out);
+    Ok(vec![Slot::value(out, shape, data.element)])
+}
+
+pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let mode = cx.attr_s("mode", "constant");
+    if mode != "constant" {
+        return Err(format!("mode '{mode}' is not supported (only 'constant')"));
+    }
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let given = cx.constant_input(1, "pads")?.to_i64s();
+    let axes: Vec<usize> = if cx.has_input(3) {
+        cx.constant_input(3, "axes")?
+            .to_i64s()
+            .iter()
+            .map(|a| normalize_axis(*a, rank))
+            .collect::<Result<_, _>>()?
+    } else {
+        (0..rank).collect()
+    };
+    if given.len() != 2 * axes.len() {
+        return Err(format!(
+            "pads {given:?} must have {} values",
+            2 * axes.len()
+        ));
+    }
+    if given.iter().any(|p| *p < 0) {
+        return Err(format!("negative pads {given:?} are not supported"));
+    }
+    let mut pads = vec![0i64; 2 * rank];
+    for (k, &axis) in axes.iter().enumerate() {
+        pads[axis] = given[k];
+        pads[axis + rank] = given[k + axes.len()];
+    }
+    let value = if cx.has_input(2) {
+        cx.constant_input(2, "constant_value")?
+            .to_f64s()
+            .first()
+            .copied()
+            .unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    let input = cx.value(0)?;
+    let pads_attr = cx.array_attr(&pads);
+    let fill = cx.scalar_attr(x.element, value);
+    let out = cx.emit(glow_graph::pad(cx.context, input, pads_attr, fill, cx.location).into());
+    let shape = cx.shape_of(out);
+    Ok(vec![Slot::value(out, shape, x.element)])
+}
+
+pub fn tile<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let repeats = cx.constant_input(1, "repeats")?.to_i64s();
+    let input = cx.value(0)?;
+    let attr = cx.array_attr(&repeats);
+    let out = cx.emit(glow_graph::tile(cx.context, input, attr, cx.location).into());
+    let shape = cx.shape_of(out);
+    Ok(vec![Slot::value(out, shape, x.element)])
+}
+
+pub fn expand<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let requested = cx.constant_input(1, "shape")?.to_i64s();
+    let shape = folding::broadcast_shapes(&x.shape, &requested)?;
+    if let Some(data) = &x.constant {
+        let count = element_count(&shape)?;
+        if count <= FOLD_LIMIT {
+            return Ok(vec![Slot::constant(folding::broadcast(data, &shape))]);
+        }
+    }
+    let value = broadcast_to(cx, &x, &shape)?;
+    Ok(vec![Slot::value(value, shape, x.element)])
+}
+
+pub fn shape<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+    let start = clamp(cx.attr_i("start", 0));
+    let end = if cx.has_attr("end") {
+        clamp(cx.attr_i("end", rank))
+    } else {
+        rank as usize
+    };
+    let dims: Vec<i64> = x.shape[start..end.max(start)].to_vec();
+    Ok(vec![Slot::constant(TensorData::from_i64s(
+        Element::I64,
+        vec![dims.len() as i64],
+        &dims,
+    ))])
+}
+
+pub fn size<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let count: i64 = x.shape.iter().product();
+    Ok(vec![Slot::constant(TensorData::from_i64s(
+        Element::I64,
+        vec![],
+        &[count],
+    ))])
+}
+
+pub fn constant<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let data = if let Some(tensor) = cx.attr_tensor("value") {
+        TensorData::from_proto(tensor, std::path::Path::new(".")).map_err(|e| e.to_string())?
+    } else if cx.has_attr("value_float") {
+        TensorData::from_f64s(
+            Element::F32,
+            vec![],
+            &[cx.attr_f("value_float", 0.0) as f64],
+        )
+    } else if let Some(values) = cx
+        .attr_floats("value_floats")
+        .filter(|_| cx.has_attr("value_floats"))
+    {
+        let values: Vec<f64> = values.iter().map(|v| *v as f64).collect();
+        TensorData::from_f64s(Element::F32, vec![values.len() as i64], &values)
+    } else if cx.has_attr("value_int") {
+        TensorData::from_i64s(Element::I64, vec![], &[cx.attr_i("value_int", 0)])
+    } else if let Some(values) = cx.attr_ints("value_ints") {
+        TensorData::from_i64s(Element::I64, vec![values.len() as i64], &values)
+    } else {
+        let names: Vec<&str> = cx.attribute_names().collect();
+        return Err(format!("unsupported constant attributes {names:?}"));
+    };
+    Ok(vec![Slot::constant(data)])
+}
+
+pub fn constant_of_shape<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let shape = cx.constant_input(0, "shape")?.to_i64s();
+    let (element, value) = match cx.attr_tensor("value") {
+        Some(tensor) => {
+            let data = TensorData::from_proto(tensor, std::path::Path::new("."))
+                .map_err(|e| e.to_string())?;
+            (data.element, data.to_f64s().first().copied().unwrap_or(0.0))
+        }
+        None => (Element::F32, 0.0),
+    };
+    let count = element_count(&shape)?;
+    if count <= FOLD_LIMIT {
+        return Ok(vec![Slot::constant(TensorData::from_f64s(
+            element,
+            shape,
+            &vec![value; count],
+        ))]);
+    }
+    let r#type = cx.tensor_type(&shape, element);
+    let attr = cx.scalar_attr(element, value);
+    let out = cx.emit(glow_graph::splat(cx.context, r#type, attr, cx.location).into());
+    Ok(vec![Slot::value(out, shape, element)])
+}
+
+pub fn range<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let start = cx.constant_input(0, "start")?;
+    let limit = cx.constant_input(1, "limit")?;
+    let delta = cx.constant_input(2, "delta")?;
+    let element = start.element;
+    let (s, l, d) = (
+        start.to_f64s().first().copied().unwrap_or(0.0),
+        limit.to_f64s().first().copied().unwrap_or(0.0),
+        delta.to_f64s().first().copied().unwrap_or(1.0),
+    );
+    if d == 0.0 {
+        return Err("delta is 0".into());
+    }
+    let count = ((l - s) / d).ceil().max(0.0) as usize;
+    if count > FOLD_LIMIT * 16 {
+        return Err(format!("range of {count} elements is too large to fold"));
+    }
+    let values: Vec<f64> = (0..count).map(|i| s + i as f64 * d).collect();
+    Ok(vec![Slot::constant(TensorData::from_f64s(
+        element,
+        vec![count as i64],
+        &values,
+    ))])
+}
