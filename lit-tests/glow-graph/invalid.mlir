@@ -395,14 +395,6 @@ func.func @clip_bound_type(%x: tensor<4xf32>) {
 
 // -----
 
-func.func @clip_bounds_order(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'min' 6.000000e+00 : f32 is greater than 'max' 0.000000e+00 : f32}}
-  %0 = glow.graph.clip %x min 6.0 : f32 max 0.0 : f32 : tensor<4xf32>
-  return
-}
-
-// -----
-
 func.func @select_shape(%c: tensor<3xi1>, %a: tensor<4xf32>) {
   // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
   %0 = glow.graph.select %c, %a, %a : tensor<3xi1>, tensor<4xf32>

@@ -109,3 +109,27 @@ func.func @shape(%x: tensor<1x2048x1x1xf32>, %t: tensor<1x3x8x8xf32>, %a: tensor
   %3 = glow.graph.broadcast %v axis 1 : tensor<64xf32> -> tensor<1x64x56x56xf32>
   return %0, %1, %2, %3 : tensor<1x2048xf32>, tensor<1x8x8x3xf32>, tensor<1x48x8x8xf32>, tensor<1x64x56x56xf32>
 }
+
+// CHECK-LABEL: func.func @more_pooling
+func.func @more_pooling(%x: tensor<1x4x8x8xf32>, %q: tensor<1x4x8x8xi8>) -> (tensor<1x4x4x4xf32>, tensor<1x4x7x7xi8>) {
+  // Dilated pooling (ONNX MaxPool dilations): span 2 * (2 - 1) + 1 = 3.
+  // CHECK: glow.graph.max_pool %{{.*}} kernel [2, 2] dilations [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x6x6xf32>
+  %0 = glow.graph.max_pool %x kernel [2, 2] dilations [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x6x6xf32>
+  // CHECK: glow.graph.avg_pool %{{.*}} kernel [2, 2] strides [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  %1 = glow.graph.avg_pool %x kernel [2, 2] strides [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  // Integer max pooling.
+  // CHECK: glow.graph.max_pool %{{.*}} kernel [2, 2] : tensor<1x4x8x8xi8> -> tensor<1x4x7x7xi8>
+  %2 = glow.graph.max_pool %q kernel [2, 2] : tensor<1x4x8x8xi8> -> tensor<1x4x7x7xi8>
+  return %1, %2 : tensor<1x4x4x4xf32>, tensor<1x4x7x7xi8>
+}
+
+// CHECK-LABEL: func.func @unsigned
+func.func @unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xi1> {
+  // CHECK: glow.graph.div %{{.*}}, %{{.*}} : tensor<4xui8>
+  %0 = glow.graph.div %a, %b : tensor<4xui8>
+  // CHECK: glow.graph.cmp_lt %{{.*}}, %{{.*}} : tensor<4xui8>
+  %1 = glow.graph.cmp_lt %0, %b : tensor<4xui8>
+  // CHECK: glow.graph.splat 255 : tensor<4xui8>
+  %2 = glow.graph.splat 255 : tensor<4xui8>
+  return %1 : tensor<4xi1>
+}

@@ -5,13 +5,17 @@
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 use glow_dialects::register_glow_dialects;
-use glow_onnx::{import_model, load_model, supported_ops, unsupported_nodes, ImportOptions};
+use glow_onnx::{
+    import_model, load_model, proto::TensorProto, supported_ops, unsupported_nodes, ImportOptions,
+    TensorData, SUPPORTED_OPSETS,
+};
 use melior::{
     dialect::DialectRegistry,
     ir::operation::{OperationLike, OperationPrintingFlags},
     utility::register_all_dialects,
     Context,
 };
+use prost::Message;
 use std::{collections::HashMap, io::Write, path::PathBuf, process::ExitCode};
 
 #[derive(Parser)]
@@ -22,20 +26,26 @@ use std::{collections::HashMap, io::Write, path::PathBuf, process::ExitCode};
 )]
 struct Arguments {
     /// The .onnx model.
-    model: PathBuf,
+    #[arg(required_unless_present = "list_supported")]
+    model: Option<PathBuf>,
     /// Output file (default: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Static shape of an input, e.g. `input=1x3x224x224` (repeatable).
     #[arg(long = "input-shape", value_name = "NAME=DIMS")]
     input_shapes: Vec<String>,
+    /// Bind an input to constant data from an ONNX TensorProto file, e.g.
+    /// `axes=axes.pb` (repeatable): the input stops being a function argument and
+    /// shapes that depend on it become static.
+    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    frozen_inputs: Vec<String>,
     /// Write MLIR bytecode instead of text.
     #[arg(long)]
     emit_bytecode: bool,
     /// List every unsupported op of the model (op type and node) and exit.
     #[arg(long)]
     list_unsupported: bool,
-    /// List the supported ONNX op types and exit.
+    /// List the supported ONNX op types (and, first, the supported opset range) and exit.
     #[arg(long)]
     list_supported: bool,
     /// Name of the generated function.
@@ -63,13 +73,28 @@ fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
     Ok((name.to_string(), dims))
 }
 
+/// Reads a serialized ONNX TensorProto.
+fn read_tensor(path: &std::path::Path) -> Result<TensorData> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
+    let proto = TensorProto::decode(bytes.as_slice())
+        .with_context(|| format!("'{}' is not an ONNX TensorProto", path.display()))?;
+    let folder = path.parent().unwrap_or(std::path::Path::new("."));
+    Ok(TensorData::from_proto(&proto, folder)?)
+}
+
 fn run(arguments: Arguments) -> Result<()> {
     if arguments.list_supported {
+        println!(
+            "opsets {}-{}",
+            SUPPORTED_OPSETS.start(),
+            SUPPORTED_OPSETS.end()
+        );
         println!("{}", supported_ops().join("\n"));
         return Ok(());
     }
+    let model = arguments.model.clone().expect("clap requires MODEL here");
     if arguments.list_unsupported {
-        let loaded = load_model(&arguments.model)?;
+        let loaded = load_model(&model)?;
         let nodes = unsupported_nodes(&loaded.model);
         if nodes.is_empty() {
             println!("every op of the model is supported");
@@ -99,10 +124,18 @@ fn run(arguments: Arguments) -> Result<()> {
         let (name, dims) = parse_shape(text)?;
         input_shapes.insert(name, dims);
     }
+    let mut frozen_inputs = HashMap::new();
+    for text in &arguments.frozen_inputs {
+        let (name, path) = text
+            .split_once('=')
+            .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
+        frozen_inputs.insert(name.to_string(), read_tensor(std::path::Path::new(path))?);
+    }
     let options = ImportOptions {
         input_shapes,
         max_weight_bytes: arguments.max_weights_bytes,
         function_name: arguments.function_name.clone(),
+        frozen_inputs,
     };
 
     let registry = DialectRegistry::new();
@@ -113,7 +146,7 @@ fn run(arguments: Arguments) -> Result<()> {
     for dialect in ["func", "glow.graph", "glow.quant"] {
         context.get_or_load_dialect(dialect);
     }
-    let module = import_model(&context, &arguments.model, &options)?;
+    let module = import_model(&context, &model, &options)?;
 
     let bytes = if arguments.emit_bytecode {
         module.as_operation().write_bytecode()

@@ -21,6 +21,12 @@ pub enum Element {
     I8,
     /// u8 (MLIR `ui8`: kept unsigned so conversions stay exact)
     U8,
+    /// u16
+    U16,
+    /// u32
+    U32,
+    /// u64
+    U64,
     /// i16
     I16,
     /// i32
@@ -41,6 +47,9 @@ impl Element {
             DataType::Bfloat16 => Self::BF16,
             DataType::Int8 => Self::I8,
             DataType::Uint8 => Self::U8,
+            DataType::Uint16 => Self::U16,
+            DataType::Uint32 => Self::U32,
+            DataType::Uint64 => Self::U64,
             DataType::Int16 => Self::I16,
             DataType::Int32 => Self::I32,
             DataType::Int64 => Self::I64,
@@ -60,9 +69,9 @@ impl Element {
     pub fn size(self) -> usize {
         match self {
             Self::I8 | Self::U8 | Self::Bool => 1,
-            Self::F16 | Self::BF16 | Self::I16 => 2,
-            Self::F32 | Self::I32 => 4,
-            Self::F64 | Self::I64 => 8,
+            Self::F16 | Self::BF16 | Self::I16 | Self::U16 => 2,
+            Self::F32 | Self::I32 | Self::U32 => 4,
+            Self::F64 | Self::I64 | Self::U64 => 8,
         }
     }
 
@@ -80,6 +89,9 @@ impl Element {
             Self::BF16 => Type::bfloat16(context),
             Self::I8 => IntegerType::new(context, 8).into(),
             Self::U8 => IntegerType::unsigned(context, 8).into(),
+            Self::U16 => IntegerType::unsigned(context, 16).into(),
+            Self::U32 => IntegerType::unsigned(context, 32).into(),
+            Self::U64 => IntegerType::unsigned(context, 64).into(),
             Self::I16 => IntegerType::new(context, 16).into(),
             Self::I32 => IntegerType::new(context, 32).into(),
             Self::I64 => IntegerType::new(context, 64).into(),

@@ -39,6 +39,9 @@ pub struct ImportOptions {
     pub max_weight_bytes: u64,
     /// Name of the generated function.
     pub function_name: String,
+    /// Inputs bound to constant data (`--freeze-input`): they are no longer function
+    /// arguments, and shape parameters that depend on them become static.
+    pub frozen_inputs: HashMap<String, TensorData>,
 }
 
 impl Default for ImportOptions {
@@ -47,6 +50,7 @@ impl Default for ImportOptions {
             input_shapes: HashMap::new(),
             max_weight_bytes: 8 << 30,
             function_name: "main".into(),
+            frozen_inputs: HashMap::new(),
         }
     }
 }
@@ -242,13 +246,40 @@ pub fn import_model<'c>(
         }
         constants.insert(tensor.name().to_string(), data);
     }
-    for name in options.input_shapes.keys() {
+    for (name, flag) in options
+        .input_shapes
+        .keys()
+        .map(|n| (n, "--input-shape"))
+        .chain(options.frozen_inputs.keys().map(|n| (n, "--freeze-input")))
+    {
         if !graph.input.iter().any(|i| i.name() == name) {
             return Err(ImportError::Input {
                 name: name.clone(),
-                reason: "--input-shape names an input the model does not have".into(),
+                reason: format!("{flag} names an input the model does not have"),
             });
         }
+    }
+    for (name, data) in &options.frozen_inputs {
+        let info = graph
+            .input
+            .iter()
+            .find(|i| i.name() == name)
+            .expect("checked above");
+        let pinned = ImportOptions {
+            input_shapes: HashMap::from([(name.clone(), data.dims.clone())]),
+            ..Default::default()
+        };
+        let (_, element) = input_type(info, &pinned)?;
+        if element != data.element {
+            return Err(ImportError::Input {
+                name: name.clone(),
+                reason: format!(
+                    "--freeze-input data is {:?} but the input is {:?}",
+                    data.element, element
+                ),
+            });
+        }
+        constants.insert(name.clone(), data.clone());
     }
 
     // Function arguments: inputs that are not initializers.

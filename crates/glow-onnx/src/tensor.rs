@@ -89,7 +89,9 @@ impl TensorData {
             match element {
                 Element::I64 => bytes.extend_from_slice(&v.to_le_bytes()),
                 Element::I32 => bytes.extend_from_slice(&(v as i32).to_le_bytes()),
-                Element::I16 => bytes.extend_from_slice(&(v as i16).to_le_bytes()),
+                Element::I16 | Element::U16 => bytes.extend_from_slice(&(v as i16).to_le_bytes()),
+                Element::U32 => bytes.extend_from_slice(&(v as u32).to_le_bytes()),
+                Element::U64 => bytes.extend_from_slice(&(v as u64).to_le_bytes()),
                 Element::I8 | Element::U8 => bytes.push(v as u8),
                 Element::Bool => bytes.push(u8::from(v != 0)),
                 Element::F32 => bytes.extend_from_slice(&(v as f32).to_le_bytes()),
@@ -149,6 +151,9 @@ impl TensorData {
                 Element::I64 => i64::from_le_bytes(c.try_into().expect("8 bytes")),
                 Element::I32 => i32::from_le_bytes(c.try_into().expect("4 bytes")) as i64,
                 Element::I16 => i16::from_le_bytes(c.try_into().expect("2 bytes")) as i64,
+                Element::U16 => u16::from_le_bytes(c.try_into().expect("2 bytes")) as i64,
+                Element::U32 => u32::from_le_bytes(c.try_into().expect("4 bytes")) as i64,
+                Element::U64 => u64::from_le_bytes(c.try_into().expect("8 bytes")) as i64,
                 Element::I8 => c[0] as i8 as i64,
                 Element::U8 | Element::Bool => c[0] as i64,
                 _ => unreachable!("float handled above"),
@@ -223,12 +228,22 @@ fn typed_fields(
                 .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
         }
         // ONNX stores these in int32_data, one value (or bit pattern) per entry.
-        Element::I16 | Element::F16 | Element::BF16 => {
+        Element::I16 | Element::U16 | Element::F16 | Element::BF16 => {
             check(proto.int32_data.len(), "int32_data")?;
             proto
                 .int32_data
                 .iter()
                 .for_each(|v| bytes.extend_from_slice(&(*v as u16).to_le_bytes()));
+        }
+        Element::U32 | Element::U64 => {
+            check(proto.uint64_data.len(), "uint64_data")?;
+            for v in &proto.uint64_data {
+                if element == Element::U32 {
+                    bytes.extend_from_slice(&(*v as u32).to_le_bytes());
+                } else {
+                    bytes.extend_from_slice(&v.to_le_bytes());
+                }
+            }
         }
         Element::I8 | Element::U8 | Element::Bool => {
             check(proto.int32_data.len(), "int32_data")?;

@@ -104,7 +104,8 @@ fn as_2d<'c, 'a>(
             reshape_to(cx, slot, &shape)
         }
         rank => Err(format!(
-            "only 1-D and 2-D spatial inputs are supported, got rank {rank}"
+            "{}-D spatial input is not supported (only 1-D and 2-D)",
+            rank as i64 - 2
         )),
     }
 }
@@ -174,12 +175,6 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
         ));
     }
     let geometry = window(cx, &x.shape[2..], &kernel, cx.attr_i("ceil_mode", 0) != 0)?;
-    if geometry.dilations != [1, 1] {
-        return Err(format!(
-            "dilated pooling {:?} is not supported",
-            geometry.dilations
-        ));
-    }
     let input = as_2d(cx, &x)?;
     let out = if max {
         let op = glow_graph::MaxPoolOperationBuilder::new(cx.context, cx.location)
@@ -187,6 +182,7 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
             .kernel(cx.array_attr(&geometry.kernel).into())
             .strides(cx.array_attr(&geometry.strides).into())
             .pads(cx.array_attr(&geometry.pads).into())
+            .dilations(cx.array_attr(&geometry.dilations).into())
             .build();
         cx.emit(op.into())
     } else {
@@ -195,6 +191,7 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
             .kernel(cx.array_attr(&geometry.kernel).into())
             .strides(cx.array_attr(&geometry.strides).into())
             .pads(cx.array_attr(&geometry.pads).into())
+            .dilations(cx.array_attr(&geometry.dilations).into())
             .build();
         if cx.attr_i("count_include_pad", 0) != 0 {
             op.set_count_include_pad(melior::ir::Attribute::unit(cx.context));
@@ -227,7 +224,10 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
         vec![1, spatial[0]]
     };
     if spatial.len() > 2 {
-        return Err("only 1-D and 2-D spatial inputs are supported".into());
+        return Err(format!(
+            "{}-D spatial input is not supported (only 1-D and 2-D)",
+            spatial.len()
+        ));
     }
     let input = as_2d(cx, &x)?;
     let kernel = cx.array_attr(&kernel);
@@ -458,9 +458,6 @@ pub fn log_softmax<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a
 }
 
 pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
-        return Err("the Mean and InvStdDev outputs are not supported".into());
-    }
     let x = cx.input(0)?;
     let axis = normalize_axis(cx.attr_i("axis", -1), x.shape.len())?;
     let normalized = x.shape[axis..].to_vec();
@@ -489,7 +486,54 @@ pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
         .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64).into())
         .build();
     let out = cx.emit(op.into());
-    Ok(vec![Slot::value(out, x.shape, x.element)])
+    let mut outputs = vec![Slot::value(out, x.shape.clone(), x.element)];
+    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
+        outputs.extend(layer_statistics(cx, &x, axis)?);
+    }
+    Ok(outputs)
+}
+
+/// LayerNormalization's optional Mean and InvStdDev outputs: reductions over the
+/// normalized dimensions, kept as size-1 dimensions.
+fn layer_statistics<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    axis: usize,
+) -> Result<Vec<Slot<'c, 'a>>, String> {
+    if x.element != Element::F32 {
+        return Err("Mean / InvStdDev outputs are supported for float32 inputs only".into());
+    }
+    let axes: Vec<i64> = (axis as i64..x.shape.len() as i64).collect();
+    let mut reduced = x.shape.clone();
+    reduced[axis..].iter_mut().for_each(|d| *d = 1);
+    let input = cx.materialize(x)?;
+    let unit = melior::ir::Attribute::unit(cx.context);
+    let mean = cx.emit(
+        glow_graph::ReduceMeanOperationBuilder::new(cx.context, cx.location)
+            .input(input)
+            .axes(cx.array_attr(&axes))
+            .keep_dims(unit)
+            .build()
+            .into(),
+    );
+    let mean_slot = Slot::value(mean, reduced.clone(), x.element);
+    let wide = broadcast_to(cx, &mean_slot, &x.shape)?;
+    let diff = cx.emit(glow_graph::sub(cx.context, input, wide, cx.location).into());
+    let square = cx.emit(glow_graph::mul(cx.context, diff, diff, cx.location).into());
+    let variance = cx.emit(
+        glow_graph::ReduceMeanOperationBuilder::new(cx.context, cx.location)
+            .input(square)
+            .axes(cx.array_attr(&axes))
+            .keep_dims(unit)
+            .build()
+            .into(),
+    );
+    let r#type = cx.tensor_type(&reduced, x.element);
+    let epsilon = cx.scalar_attr(x.element, cx.attr_f("epsilon", 1e-5) as f64);
+    let epsilon = cx.emit(glow_graph::splat(cx.context, r#type, epsilon, cx.location).into());
+    let shifted = cx.emit(glow_graph::add(cx.context, variance, epsilon, cx.location).into());
+    let inverse = cx.emit(glow_graph::rsqrt(cx.context, shifted, cx.location).into());
+    Ok(vec![mean_slot, Slot::value(inverse, reduced, x.element)])
 }
 
 pub fn flatten<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {

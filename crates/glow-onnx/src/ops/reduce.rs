@@ -64,44 +64,61 @@ macro_rules! reduction {
     ($name:ident, $builder:ident) => {
         pub fn $name<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             reduce(cx, |c, v, axes, keep, l| {
-                let mut op = glow_graph::$builder(c, v, axes, l);
+                // keep_dims must be set before the result type is inferred.
+                let builder = glow_graph::$builder::new(c, l).input(v).axes(axes);
                 if keep {
-                    op.set_keep_dims(melior::ir::Attribute::unit(c));
+                    builder.keep_dims(Attribute::unit(c)).build().into()
+                } else {
+                    builder.build().into()
                 }
-                op.into()
             })
         }
     };
 }
 
-reduction!(reduce_sum, reduce_sum);
-reduction!(reduce_mean, reduce_mean);
-reduction!(reduce_max, reduce_max);
-reduction!(reduce_min, reduce_min);
-reduction!(reduce_prod, reduce_prod);
+reduction!(reduce_sum, ReduceSumOperationBuilder);
+reduction!(reduce_mean, ReduceMeanOperationBuilder);
+reduction!(reduce_max, ReduceMaxOperationBuilder);
+reduction!(reduce_min, ReduceMinOperationBuilder);
+reduction!(reduce_prod, ReduceProdOperationBuilder);
 
 fn arg<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
-    if cx.attr_i("select_last_index", 0) != 0 {
-        return Err("select_last_index=1 is not supported".into());
-    }
     let x = cx.input(0)?;
     let axis = normalize_axis(cx.attr_i("axis", 0), x.shape.len())?;
     let keep = cx.attr_i("keepdims", 1) != 0;
     let value = cx.value(0)?;
     let attr = cx.i64_attr(axis as i64);
-    let out = if max {
-        let mut op = glow_graph::arg_max(cx.context, value, attr, cx.location);
-        if keep {
-            op.set_keep_dims(melior::ir::Attribute::unit(cx.context));
+    // keep_dims must be set before the result type is inferred.
+    let unit = Attribute::unit(cx.context);
+    let last = cx.attr_i("select_last_index", 0) != 0;
+    let op: Operation = if max {
+        let builder = glow_graph::ArgMaxOperationBuilder::new(cx.context, cx.location)
+            .input(value)
+            .axis(attr.into());
+        let mut op = if keep {
+            builder.keep_dims(unit).build()
+        } else {
+            builder.build()
+        };
+        if last {
+            op.set_select_last_index(unit);
         }
-        cx.emit(op.into())
+        op.into()
     } else {
-        let mut op = glow_graph::arg_min(cx.context, value, attr, cx.location);
-        if keep {
-            op.set_keep_dims(melior::ir::Attribute::unit(cx.context));
+        let builder = glow_graph::ArgMinOperationBuilder::new(cx.context, cx.location)
+            .input(value)
+            .axis(attr.into());
+        let mut op = if keep {
+            builder.keep_dims(unit).build()
+        } else {
+            builder.build()
+        };
+        if last {
+            op.set_select_last_index(unit);
         }
-        cx.emit(op.into())
+        op.into()
     };
+    let out = cx.emit(op);
     let shape = cx.shape_of(out);
     Ok(vec![Slot::value(out, shape, crate::element::Element::I64)])
 }

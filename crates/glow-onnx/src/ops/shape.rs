@@ -237,8 +237,12 @@ pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         return Err(format!("indices of type {:?}", indices.element));
     }
     let (d, i) = (cx.value(0)?, cx.value(1)?);
-    let mut op = glow_graph::gather(cx.context, d, i, cx.location);
-    op.set_axis(cx.i64_attr(axis as i64));
+    // The axis must be set before the result type is inferred.
+    let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
+        .data(d)
+        .indices(i)
+        .axis(cx.i64_attr(axis as i64).into())
+        .build();
     let out = cx.emit(op.into());
     let shape = cx.shape_of(out);
     Ok(vec![Slot::value(out, shape, data.element)])

@@ -18,7 +18,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Glow_Tensor : StaticShapeTensorOf<[AnyType]>;
 def Glow_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
-def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
+// Integers may be signless, signed or unsigned (ONNX's uint8/16/32/64 stay unsigned so
+// comparisons, division and conversions keep their meaning).
+def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
 
 // Defaults are C++ constants (Graph.h) so type inference can use them too when an op
 // is built through the C API without the attribute.
@@ -97,16 +99,18 @@ def Glow_Conv2DOp : Glow_Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
 class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins)>
     : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
-  let arguments = !con((ins Glow_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
-                            Glow_Pair:$strides, Glow_NoPads:$pads), extraArgs);
-  let results = (outs Glow_FloatTensor:$result);
+  let arguments = !con((ins Glow_NumericTensor:$input, DenseI64ArrayAttr:$kernel,
+                            Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations),
+                       extraArgs);
+  let results = (outs Glow_NumericTensor:$result);
   let hasVerifier = 1;
 }
 
 def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW (Glow's MaxPool)"> {
   let description = [{
-    `kernel` and `strides` are [h, w]; `pads` are [top, left, bottom, right]; padded
-    positions never win the maximum.
+    `kernel`, `strides` and `dilations` are [h, w]; `pads` are [top, left, bottom,
+    right]; padded positions never win the maximum. Integer inputs are allowed (ONNX
+    MaxPool takes int8/uint8).
 
     ```mlir
     %y = glow.graph.max_pool %x kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1]
@@ -114,8 +118,8 @@ def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW (Glow's 
     ```
   }];
   let assemblyFormat = [{
-    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)? attr-dict
-    `:` type($input) `->` type($result)
+    $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
+    (`dilations` $dilations^)? attr-dict `:` type($input) `->` type($result)
   }];
 }
 
@@ -131,7 +135,7 @@ def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW (Glo
   }];
   let assemblyFormat = [{
     $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
-    (`count_include_pad` $count_include_pad^)? attr-dict
+    (`dilations` $dilations^)? (`count_include_pad` $count_include_pad^)? attr-dict
     `:` type($input) `->` type($result)
   }];
 }
@@ -295,7 +299,8 @@ def Glow_HardSigmoidOp : Glow_Graph_Op<"hard_sigmoid", [Pure, Elementwise, SameO
 def Glow_ClipOp : Glow_Graph_Op<"clip", [Pure, Elementwise, SameOperandsAndResultType]> {
   let summary = "min(max(x, min), max) elementwise (Glow's Clip)";
   let description = [{
-    `min` and `max` are scalars of the element type.
+    `min` and `max` are scalars of the element type; with min > max every element
+    becomes max (ONNX's definition).
 
     ```mlir
     %y = glow.graph.clip %x min 0.000000e+00 max 6.000000e+00 : tensor<4xf32>
@@ -419,16 +424,19 @@ class Glow_ArgOp<string mnemonic, string summaryText>
     : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
   let description = [{
-    Index (i64) of the extreme element along `axis`, first occurrence on ties.
+    Index (i64) of the extreme element along `axis`: the first occurrence on ties,
+    the last with `select_last_index`.
 
     ```mlir
     %i = glow.graph.arg_max %x axis 1 : tensor<1x1000xf32> -> tensor<1xi64>
     ```
   }];
-  let arguments = (ins Glow_NumericTensor:$input, I64Attr:$axis, UnitAttr:$keep_dims);
+  let arguments = (ins Glow_NumericTensor:$input, I64Attr:$axis, UnitAttr:$keep_dims,
+                       UnitAttr:$select_last_index);
   let results = (outs StaticShapeTensorOf<[I64]>:$result);
   let assemblyFormat = [{
-    $input `axis` $axis (`keep_dims` $keep_dims^)? attr-dict `:` type($input) `->` type($result)
+    $input `axis` $axis (`keep_dims` $keep_dims^)? (`select_last_index` $select_last_index^)?
+    attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
