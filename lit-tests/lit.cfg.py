@@ -14,3 +14,5 @@ glow_bin = os.environ.get("GLOW_BIN_DIR", os.path.join(root, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
 config.environment["PATH"] = os.pathsep.join([glow_bin, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%glow_bin", glow_bin))
+# The project's venv Python (onnx, numpy) builds the models the importer tests use.
+config.substitutions.append(("%python", os.path.join(root, ".venv", "bin", "python")))

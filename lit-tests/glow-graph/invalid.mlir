@@ -592,3 +592,35 @@ func.func @gather_indices_type(%d: tensor<4x8xf32>, %i: tensor<2xf32>) {
   %0 = glow.graph.gather %d, %i : (tensor<4x8xf32>, tensor<2xf32>) -> tensor<2x8xf32>
   return
 }
+
+// -----
+
+func.func @lrn_size(%x: tensor<1x4x2x2xf32>) {
+  // expected-error @+1 {{'size' must be positive, got 0}}
+  %0 = glow.graph.local_response_norm %x size 0 : tensor<1x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @lrn_rank(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{input must have rank >= 3 (N x C x spatial), got 'tensor<4x2xf32>'}}
+  %0 = glow.graph.local_response_norm %x size 3 : tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_scale(%x: tensor<1x4x2x2xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'scale' must be a 1-D tensor of 4 elements, got 'tensor<3xf32>'}}
+  %0 = glow.graph.instance_norm %x, %v, %v : tensor<1x4x2x2xf32>, tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_epsilon(%x: tensor<1x4x2x2xf32>, %v: tensor<4xf32>) {
+  // expected-error @+1 {{'epsilon' must not be negative}}
+  %0 = glow.graph.instance_norm %x, %v, %v epsilon -1.0 : tensor<1x4x2x2xf32>, tensor<4xf32>
+  return
+}

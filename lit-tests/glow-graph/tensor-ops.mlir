@@ -54,3 +54,12 @@ func.func @shapes(%a: tensor<8x4x16xf32>, %b: tensor<8x16x4xf32>, %x: tensor<4x8
   %5 = glow.graph.gather %table, %ids : (tensor<100x32xf32>, tensor<1x7xi64>) -> tensor<1x7x32xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<8x4x4xf32>, tensor<4x3xf32>, tensor<1x3x10x10xf32>, tensor<4x24xf32>, tensor<4x8xi32>, tensor<1x7x32xf32>
 }
+
+// CHECK-LABEL: func.func @channel_norms
+func.func @channel_norms(%x: tensor<1x64x8x8xf32>, %v: tensor<64xf32>) -> (tensor<1x64x8x8xf32>, tensor<1x64x8x8xf32>) {
+  // CHECK: glow.graph.local_response_norm %{{.*}} size 5 alpha 2.000000e-04 : tensor<1x64x8x8xf32>
+  %0 = glow.graph.local_response_norm %x size 5 alpha 2.0e-4 : tensor<1x64x8x8xf32>
+  // CHECK: glow.graph.instance_norm %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x64x8x8xf32>, tensor<64xf32>
+  %1 = glow.graph.instance_norm %x, %v, %v : tensor<1x64x8x8xf32>, tensor<64xf32>
+  return %0, %1 : tensor<1x64x8x8xf32>, tensor<1x64x8x8xf32>
+}

@@ -73,6 +73,25 @@ fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
     Ok((name.to_string(), dims))
 }
 
+/// Whether `bytes` (MLIR bytecode) parses back into a module.
+fn round_trips(context: &Context, bytes: &[u8]) -> bool {
+    let reference = mlir_sys::MlirStringRef {
+        data: bytes.as_ptr().cast(),
+        length: bytes.len(),
+    };
+    // The reader's complaints are the reason for our one-line error, not output.
+    let quiet = context.attach_diagnostic_handler(|_| true);
+    // SAFETY: the context is alive; the buffer outlives the call.
+    let module = unsafe { mlir_sys::mlirModuleCreateParse(context.to_raw(), reference) };
+    context.detach_diagnostic_handler(quiet);
+    if module.ptr.is_null() {
+        return false;
+    }
+    // SAFETY: the module was just created and is destroyed once.
+    unsafe { mlir_sys::mlirModuleDestroy(module) };
+    true
+}
+
 /// Reads a serialized ONNX TensorProto.
 fn read_tensor(path: &std::path::Path) -> Result<TensorData> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
@@ -149,7 +168,18 @@ fn run(arguments: Arguments) -> Result<()> {
     let module = import_model(&context, &model, &options)?;
 
     let bytes = if arguments.emit_bytecode {
-        module.as_operation().write_bytecode()
+        let bytes = module.as_operation().write_bytecode();
+        // MLIR 22's bytecode writer strips op names at the first '.'
+        // (OperationName::stripDialect), so ops of dotted dialects such as
+        // glow.graph come back as glow.graph.graph.*: refuse to write a file that does
+        // not read back.
+        if !round_trips(&context, &bytes) {
+            bail!(
+                "the MLIR bytecode of this module does not read back (MLIR 22's bytecode \
+                 writer mangles dotted dialect names like glow.graph); write text instead"
+            );
+        }
+        bytes
     } else {
         let flags = OperationPrintingFlags::new();
         let mut text = module.as_operation().to_string_with_flags(flags)?;

@@ -58,9 +58,9 @@ impl Default for ImportOptions {
 /// Weight blobs handed to MLIR as `dense_resource` attributes (MLIR owns and frees
 /// them through the deleter).
 pub struct Resources<'c> {
-    context: &'c Context,
     next: usize,
     name: String,
+    context: std::marker::PhantomData<&'c Context>,
 }
 
 impl<'c> Resources<'c> {
@@ -351,11 +351,10 @@ pub fn import_model<'c>(
     });
 
     let mut resources = Resources {
-        context,
         next: 0,
         name: "w".into(),
+        context: std::marker::PhantomData,
     };
-    let _ = resources.context;
     let outcome = (|| -> Result<()> {
         for node in &graph.node {
             let label = node_label(node);

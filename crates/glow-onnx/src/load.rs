@@ -13,8 +13,10 @@ use std::{
 /// Default-domain opsets whose op semantics the importer implements.
 ///
 /// Versions after 21 only widen the element types of the ops the importer handles,
-/// so the newest opset of the pinned onnx wheel (28) is accepted.
-pub const SUPPORTED_OPSETS: RangeInclusive<i64> = 11..=28;
+/// so the newest opset of the pinned onnx wheel (28) is accepted; from 7 on ONNX
+/// broadcasts like numpy, and the converters read the older attribute forms of Clip,
+/// Pad, Slice, Squeeze/Unsqueeze and the reductions.
+pub const SUPPORTED_OPSETS: RangeInclusive<i64> = 7..=28;
 
 /// A decoded model, the folder its external data must come from, and its opset.
 pub struct LoadedModel {
@@ -26,6 +28,22 @@ pub struct LoadedModel {
     pub opset: i64,
 }
 
+/// prost's message lists every enclosing field ("GraphProto.node: AttributeProto.g:
+/// ..."), which for deeply nested input is thousands of characters: keep the outer
+/// message, the innermost field and the reason.
+fn short_decode_error(message: &str) -> String {
+    let parts: Vec<&str> = message.split(": ").collect();
+    match parts.as_slice() {
+        [first, .., field, reason] if parts.len() > 4 => {
+            format!(
+                "{first}: {reason} (at {field}, {} fields deep)",
+                parts.len() - 2
+            )
+        }
+        _ => message.to_string(),
+    }
+}
+
 /// Reads and decodes `path`, checking the default-domain opset.
 pub fn load_model(path: &Path) -> Result<LoadedModel> {
     let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
@@ -34,7 +52,7 @@ pub fn load_model(path: &Path) -> Result<LoadedModel> {
     })?;
     let model = ModelProto::decode(bytes.as_slice()).map_err(|error| ImportError::Decode {
         path: path.to_path_buf(),
-        reason: error.to_string(),
+        reason: short_decode_error(&error.to_string()),
     })?;
     if model.graph.is_none() {
         return Err(ImportError::Decode {

@@ -416,6 +416,26 @@ LogicalResult BatchNormOp::verify() {
   return success();
 }
 
+LogicalResult LocalResponseNormOp::verify() {
+  if (getType().getRank() < 3)
+    return emitOpError("input must have rank >= 3 (N x C x spatial), got ") << getType();
+  if (static_cast<int64_t>(getSize()) < 1)
+    return emitOpError("'size' must be positive, got ") << static_cast<int64_t>(getSize());
+  return success();
+}
+
+LogicalResult InstanceNormOp::verify() {
+  auto input = tensorOf(getInput());
+  if (input.getRank() < 3)
+    return emitOpError("input must have rank >= 3 (N x C x spatial), got ") << input;
+  if (failed(checkVector(*this, "scale", getScale(), input.getDimSize(1),
+                         input.getElementType())))
+    return failure();
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("'epsilon' must not be negative");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // reshape / transpose / concat
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,14 @@ pub fn broadcast_to<'c, 'a>(
     slot: &Slot<'c, 'a>,
     shape: &[i64],
 ) -> Result<Value<'c, 'a>, String> {
+    if slot.shape != shape {
+        // A scalar constant broadcast is a splat.
+        if let Some(data) = slot.constant.as_ref().filter(|d| d.len() == 1) {
+            let r#type = cx.tensor_type(shape, slot.element);
+            let scalar = cx.scalar_attr(slot.element, data.to_f64s()[0]);
+            return Ok(cx.emit(glow_graph::splat(cx.context, r#type, scalar, cx.location).into()));
+        }
+    }
     let value = cx.materialize(slot)?;
     if slot.shape == shape {
         return Ok(value);

@@ -327,6 +327,15 @@ pub fn cast<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 pub fn clip<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let input = cx.input(0)?;
     let bound = |cx: &NodeContext, i: usize, default: f64| -> Result<f64, String> {
+        if cx.opset() < 11 {
+            // Before opset 11 the bounds are attributes.
+            let name = if i == 1 { "min" } else { "max" };
+            return Ok(if cx.has_attr(name) {
+                cx.attr_f(name, 0.0) as f64
+            } else {
+                default
+            });
+        }
         if cx.has_input(i) {
             let data = cx.constant_input(i, if i == 1 { "min" } else { "max" })?;
             data.to_f64s()

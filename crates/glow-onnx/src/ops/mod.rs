@@ -67,6 +67,8 @@ const TABLE: &[(&str, Convert)] = &[
     ("Gemm", nn::gemm),
     ("GlobalAveragePool", nn::global_average_pool),
     ("GlobalMaxPool", nn::global_max_pool),
+    ("InstanceNormalization", nn::instance_normalization),
+    ("LRN", nn::lrn),
     ("LayerNormalization", nn::layer_normalization),
     ("LogSoftmax", nn::log_softmax),
     ("MatMul", nn::matmul),

@@ -148,10 +148,10 @@ pub fn conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let mut builder = glow_graph::Conv2DOperationBuilder::new(cx.context, cx.location)
         .input(input)
         .filter(filter)
-        .strides(cx.array_attr(&geometry.strides).into())
-        .pads(cx.array_attr(&geometry.pads).into())
-        .dilations(cx.array_attr(&geometry.dilations).into())
-        .group(cx.i64_attr(group).into());
+        .strides(cx.array_attr(&geometry.strides))
+        .pads(cx.array_attr(&geometry.pads))
+        .dilations(cx.array_attr(&geometry.dilations))
+        .group(cx.i64_attr(group));
     if cx.has_input(2) {
         let bias = cx.value(2)?;
         builder = builder.bias(bias);
@@ -179,19 +179,19 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
     let out = if max {
         let op = glow_graph::MaxPoolOperationBuilder::new(cx.context, cx.location)
             .input(input)
-            .kernel(cx.array_attr(&geometry.kernel).into())
-            .strides(cx.array_attr(&geometry.strides).into())
-            .pads(cx.array_attr(&geometry.pads).into())
-            .dilations(cx.array_attr(&geometry.dilations).into())
+            .kernel(cx.array_attr(&geometry.kernel))
+            .strides(cx.array_attr(&geometry.strides))
+            .pads(cx.array_attr(&geometry.pads))
+            .dilations(cx.array_attr(&geometry.dilations))
             .build();
         cx.emit(op.into())
     } else {
         let mut op = glow_graph::AvgPoolOperationBuilder::new(cx.context, cx.location)
             .input(input)
-            .kernel(cx.array_attr(&geometry.kernel).into())
-            .strides(cx.array_attr(&geometry.strides).into())
-            .pads(cx.array_attr(&geometry.pads).into())
-            .dilations(cx.array_attr(&geometry.dilations).into())
+            .kernel(cx.array_attr(&geometry.kernel))
+            .strides(cx.array_attr(&geometry.strides))
+            .pads(cx.array_attr(&geometry.pads))
+            .dilations(cx.array_attr(&geometry.dilations))
             .build();
         if cx.attr_i("count_include_pad", 0) != 0 {
             op.set_count_include_pad(melior::ir::Attribute::unit(cx.context));
@@ -232,9 +232,9 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
     let input = as_2d(cx, &x)?;
     let kernel = cx.array_attr(&kernel);
     let out = if max {
-        cx.emit(glow_graph::max_pool(cx.context, input, kernel.into(), cx.location).into())
+        cx.emit(glow_graph::max_pool(cx.context, input, kernel, cx.location).into())
     } else {
-        cx.emit(glow_graph::avg_pool(cx.context, input, kernel.into(), cx.location).into())
+        cx.emit(glow_graph::avg_pool(cx.context, input, kernel, cx.location).into())
     };
     Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
 }
@@ -262,7 +262,7 @@ pub fn batch_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
         .bias(operands[2])
         .mean(operands[3])
         .var(operands[4])
-        .epsilon(epsilon.into())
+        .epsilon(epsilon)
         .build();
     let out = cx.emit(op.into());
     Ok(vec![Slot::value(out, x.shape, x.element)])
@@ -279,7 +279,7 @@ fn transpose_2d<'c, 'a>(
     }
     let value = cx.materialize(slot)?;
     let perm = cx.array_attr(&[1, 0]);
-    let out = cx.emit(glow_graph::transpose(cx.context, value, perm.into(), cx.location).into());
+    let out = cx.emit(glow_graph::transpose(cx.context, value, perm, cx.location).into());
     Ok(Slot::value(out, shape, slot.element))
 }
 
@@ -420,7 +420,7 @@ fn softmax_like<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, log: bool) -> Converte
     let modern = cx.opset() >= 13;
     let axis = normalize_axis(cx.attr_i("axis", if modern { -1 } else { 1 }), rank)?;
     let build = |cx: &mut NodeContext<'c, 'a, '_>, value: Value<'c, 'a>, axis: i64| {
-        let attr = cx.i64_attr(axis).into();
+        let attr = cx.i64_attr(axis);
         if log {
             let op = glow_graph::LogSoftMaxOperationBuilder::new(cx.context, cx.location)
                 .input(value)
@@ -482,8 +482,8 @@ pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
         .input(input)
         .scale(scale)
         .bias(bias)
-        .axis(cx.i64_attr(axis as i64).into())
-        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64).into())
+        .axis(cx.i64_attr(axis as i64))
+        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64))
         .build();
     let out = cx.emit(op.into());
     let mut outputs = vec![Slot::value(out, x.shape.clone(), x.element)];
@@ -550,4 +550,35 @@ pub fn flatten<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         x.shape[axis..].iter().product(),
     ];
     super::shape::reshaped(cx, &x, shape)
+}
+
+/// LRN -> local_response_norm (size, alpha, beta, bias as in ONNX).
+pub fn lrn<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let size = cx.attr_i("size", 0);
+    let input = cx.value(0)?;
+    let op = glow_graph::LocalResponseNormOperationBuilder::new(cx.context, cx.location)
+        .input(input)
+        .size(cx.i64_attr(size))
+        .alpha(cx.f32_attr(cx.attr_f("alpha", 1e-4) as f64))
+        .beta(cx.f32_attr(cx.attr_f("beta", 0.75) as f64))
+        .bias(cx.f32_attr(cx.attr_f("bias", 1.0) as f64))
+        .build();
+    let out = cx.emit(op.into());
+    Ok(vec![Slot::value(out, x.shape, x.element)])
+}
+
+pub fn instance_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let (input, scale, bias) = (cx.value(0)?, cx.value(1)?, cx.value(2)?);
+    let r#type = cx.tensor_type(&x.shape, x.element);
+    let op = glow_graph::InstanceNormOperationBuilder::new(cx.context, cx.location)
+        .result(r#type)
+        .input(input)
+        .scale(scale)
+        .bias(bias)
+        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64))
+        .build();
+    let out = cx.emit(op.into());
+    Ok(vec![Slot::value(out, x.shape, x.element)])
 }

@@ -94,7 +94,7 @@ fn arg<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a>
     let op: Operation = if max {
         let builder = glow_graph::ArgMaxOperationBuilder::new(cx.context, cx.location)
             .input(value)
-            .axis(attr.into());
+            .axis(attr);
         let mut op = if keep {
             builder.keep_dims(unit).build()
         } else {
@@ -107,7 +107,7 @@ fn arg<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a>
     } else {
         let builder = glow_graph::ArgMinOperationBuilder::new(cx.context, cx.location)
             .input(value)
-            .axis(attr.into());
+            .axis(attr);
         let mut op = if keep {
             builder.keep_dims(unit).build()
         } else {

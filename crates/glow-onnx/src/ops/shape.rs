@@ -77,7 +77,7 @@ pub fn transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> 
     let value = cx.value(0)?;
     let perm: Vec<i64> = perm.iter().map(|p| *p as i64).collect();
     let attr = cx.array_attr(&perm);
-    let out = cx.emit(glow_graph::transpose(cx.context, value, attr.into(), cx.location).into());
+    let out = cx.emit(glow_graph::transpose(cx.context, value, attr, cx.location).into());
     Ok(vec![Slot::value(out, shape, x.element)])
 }
 
@@ -164,9 +164,26 @@ pub fn unsqueeze<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> 
 pub fn slice<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     let rank = x.shape.len();
-    let starts = cx.constant_input(1, "starts")?.to_i64s();
-    let ends = cx.constant_input(2, "ends")?.to_i64s();
-    let axes: Vec<usize> = if cx.has_input(3) {
+    // Before opset 10, starts / ends / axes are attributes (and there are no steps).
+    let legacy = cx.opset() < 10;
+    let (starts, ends) = if legacy {
+        (
+            cx.attr_ints("starts").ok_or("missing 'starts'")?,
+            cx.attr_ints("ends").ok_or("missing 'ends'")?,
+        )
+    } else {
+        (
+            cx.constant_input(1, "starts")?.to_i64s(),
+            cx.constant_input(2, "ends")?.to_i64s(),
+        )
+    };
+    let axes: Vec<usize> = if legacy && cx.has_attr("axes") {
+        cx.attr_ints("axes")
+            .unwrap_or_default()
+            .iter()
+            .map(|a| normalize_axis(*a, rank))
+            .collect::<Result<_, _>>()?
+    } else if !legacy && cx.has_input(3) {
         cx.constant_input(3, "axes")?
             .to_i64s()
             .iter()
@@ -175,7 +192,7 @@ pub fn slice<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     } else {
         (0..starts.len()).collect()
     };
-    let steps = if cx.has_input(4) {
+    let steps = if !legacy && cx.has_input(4) {
         cx.constant_input(4, "steps")?.to_i64s()
     } else {
         vec![1; starts.len()]
@@ -241,7 +258,7 @@ pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
         .data(d)
         .indices(i)
-        .axis(cx.i64_attr(axis as i64).into())
+        .axis(cx.i64_attr(axis as i64))
         .build();
     let out = cx.emit(op.into());
     let shape = cx.shape_of(out);
@@ -255,8 +272,13 @@ pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     }
     let x = cx.input(0)?;
     let rank = x.shape.len();
-    let given = cx.constant_input(1, "pads")?.to_i64s();
-    let axes: Vec<usize> = if cx.has_input(3) {
+    // Before opset 11, pads and value are attributes.
+    let given = if cx.opset() < 11 {
+        cx.attr_ints("pads").ok_or("missing 'pads'")?
+    } else {
+        cx.constant_input(1, "pads")?.to_i64s()
+    };
+    let axes: Vec<usize> = if cx.opset() >= 18 && cx.has_input(3) {
         cx.constant_input(3, "axes")?
             .to_i64s()
             .iter()
@@ -279,7 +301,9 @@ pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         pads[axis] = given[k];
         pads[axis + rank] = given[k + axes.len()];
     }
-    let value = if cx.has_input(2) {
+    let value = if cx.opset() < 11 {
+        cx.attr_f("value", 0.0) as f64
+    } else if cx.has_input(2) {
         cx.constant_input(2, "constant_value")?
             .to_f64s()
             .first()

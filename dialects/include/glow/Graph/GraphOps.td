@@ -497,6 +497,52 @@ def Glow_LayerNormOp : Glow_Graph_Op<"layer_norm",
   let hasVerifier = 1;
 }
 
+def Glow_LocalResponseNormOp : Glow_Graph_Op<"local_response_norm",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "normalization over `size` neighbouring channels (Glow's LocalResponseNormalization)";
+  let description = [{
+    y = x / (bias + alpha / size * sum of x^2 over channels c - floor((size-1)/2) ..
+    c + ceil((size-1)/2)) ^ beta, channels on dimension 1 (ONNX LRN).
+
+    ```mlir
+    %y = glow.graph.local_response_norm %x size 5 alpha 9.99999974E-5 beta 7.500000e-01 bias 1.000000e+00
+        : tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, I64Attr:$size,
+                       DefaultValuedAttr<F32Attr, "1.0e-4">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.75">:$beta,
+                       DefaultValuedAttr<F32Attr, "1.0">:$bias);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `size` $size (`alpha` $alpha^)? (`beta` $beta^)? (`bias` $bias^)? attr-dict
+    `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_InstanceNormOp : Glow_Graph_Op<"instance_norm",
+    [Pure, AllTypesMatch<["input", "result"]>, AllTypesMatch<["scale", "bias"]>]> {
+  let summary = "per-instance, per-channel normalization over the spatial dimensions (Glow's InstanceNormalization)";
+  let description = [{
+    y = (x - mean) / sqrt(var + epsilon) * scale[c] + bias[c], mean and variance over
+    dimensions 2.. of each (n, c).
+
+    ```mlir
+    %y = glow.graph.instance_norm %x, %scale, %bias epsilon 9.99999974E-6
+        : tensor<1x64x56x56xf32>, tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, Glow_FloatTensor:$scale,
+                       Glow_FloatTensor:$bias,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias (`epsilon` $epsilon^)? attr-dict `:` type($input) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
 def Glow_BatchNormOp : Glow_Graph_Op<"batch_norm",
     [Pure, AllTypesMatch<["input", "result"]>,
      AllTypesMatch<["scale", "bias", "mean", "var"]>]> {

@@ -1,0 +1,175 @@
+"""Builds the small ONNX models the glow-import lit tests import (deterministic
+weights, onnx's helper API).
+
+Usage: models.py KIND OUTPUT.onnx
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(0)
+
+
+def weight(name, *shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def ints(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=17):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def value(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def cnn():
+    """Conv/BN/ReLU/MaxPool, a Shape->Gather->Unsqueeze->Concat->Reshape chain, Gemm."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv1", pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("BatchNormalization", ["c", "s", "bb", "m", "v"], ["n"], name="bn1", epsilon=1e-3),
+        helper.make_node("Relu", ["n"], ["r"], name="relu1"),
+        helper.make_node("MaxPool", ["r"], ["p"], name="pool1", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Shape", ["p"], ["shape"], name="shape"),
+        helper.make_node("Gather", ["shape", "zero"], ["batch"], name="batch", axis=0),
+        helper.make_node("Unsqueeze", ["batch", "axes0"], ["batch1"], name="unsqueeze"),
+        helper.make_node("Concat", ["batch1", "minus1"], ["target"], name="target", axis=0),
+        helper.make_node("Reshape", ["p", "target"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
+        helper.make_node("Softmax", ["y"], ["prob"], name="softmax"),
+    ]
+    init = [weight("w", 8, 3, 3, 3), weight("b", 8), weight("s", 8), weight("bb", 8), weight("m", 8),
+            numpy_helper.from_array(np.abs(rng.standard_normal(8)).astype(np.float32) + 0.5, "v"),
+            weight("fc", 10, 128), weight("fcb", 10),
+            ints("zero", 0), ints("axes0", [0]), ints("minus1", [-1])]
+    return model(nodes, [value("x", TensorProto.FLOAT, ["N", 3, 16, 16])],
+                 [value("prob", TensorProto.FLOAT, ["N", 10])], init)
+
+
+def encoder():
+    """A transformer-encoder slice: embedding Gather, 3-D MatMul, LayerNormalization,
+    exact Gelu via Erf, attention-mask Where, Softmax over the last axis."""
+    hidden, seq, vocab = 16, 8, 50
+    nodes = [
+        helper.make_node("Gather", ["table", "ids"], ["emb"], name="embed", axis=0),
+        helper.make_node("LayerNormalization", ["emb", "g", "beta"], ["ln"], name="ln", axis=-1, epsilon=1e-12),
+        helper.make_node("MatMul", ["ln", "wq"], ["q"], name="query"),
+        helper.make_node("Transpose", ["q"], ["kt"], name="keys_t", perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["q", "kt"], ["scores"], name="scores"),
+        helper.make_node("Cast", ["mask"], ["mask_b"], name="mask_bool", to=TensorProto.BOOL),
+        helper.make_node("Unsqueeze", ["mask_b", "axes1"], ["mask_3"], name="mask_3d"),
+        helper.make_node("Where", ["mask_3", "scores", "neg"], ["masked"], name="mask"),
+        helper.make_node("Softmax", ["masked"], ["attn"], name="attn", axis=-1),
+        helper.make_node("MatMul", ["attn", "q"], ["ctx"], name="context"),
+        helper.make_node("Div", ["ctx", "sqrt2"], ["half"], name="gelu_div"),
+        helper.make_node("Erf", ["half"], ["erf"], name="gelu_erf"),
+        helper.make_node("Add", ["erf", "one"], ["erf1"], name="gelu_add"),
+        helper.make_node("Mul", ["ctx", "erf1"], ["gx"], name="gelu_mul"),
+        helper.make_node("Mul", ["gx", "halfc"], ["out"], name="gelu_half"),
+    ]
+    init = [weight("table", vocab, hidden), weight("g", hidden), weight("beta", hidden),
+            weight("wq", hidden, hidden), ints("axes1", [1]),
+            numpy_helper.from_array(np.array(-1e4, dtype=np.float32), "neg"),
+            numpy_helper.from_array(np.array(np.sqrt(2), dtype=np.float32), "sqrt2"),
+            numpy_helper.from_array(np.array(1, dtype=np.float32), "one"),
+            numpy_helper.from_array(np.array(0.5, dtype=np.float32), "halfc")]
+    return model(nodes, [value("ids", TensorProto.INT64, ["batch", "seq"]),
+                         value("mask", TensorProto.INT64, ["batch", "seq"])],
+                 [value("out", TensorProto.FLOAT, ["batch", "seq", hidden])], init)
+
+
+def external(location):
+    """One initializer stored as external data at `location`."""
+    tensor = weight("w", 4)
+    tensor.ClearField("raw_data")
+    tensor.data_location = TensorProto.EXTERNAL
+    for key, val in (("location", location), ("offset", "0"), ("length", "16")):
+        entry = tensor.external_data.add()
+        entry.key, entry.value = key, val
+    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                 [value("x", TensorProto.FLOAT, [4])], [value("y", TensorProto.FLOAT, [4])], [tensor])
+
+
+def _varint(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number, payload):
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def deep_graph_bytes(depth):
+    """ModelProto bytes whose graph nests `depth` If-node graph attributes."""
+    graph = b""
+    for _ in range(depth):
+        attribute = _field(1, b"then_branch") + _varint(20 << 3) + _varint(5) + _field(6, graph)
+        node = _field(4, b"If") + _field(5, attribute)
+        graph = _field(1, node)
+    opset = _varint(2 << 3) + _varint(17)
+    return _varint(1 << 3) + _varint(8) + _field(8, opset) + _field(7, graph)
+
+
+def main():
+    kind, path = sys.argv[1], sys.argv[2]
+    folder = os.path.dirname(os.path.abspath(path))
+    if kind == "cnn":
+        m = cnn()
+    elif kind == "encoder":
+        m = encoder()
+    elif kind == "unsupported":
+        m = model([helper.make_node("Mod", ["x", "x"], ["y"], name="mod1"),
+                   helper.make_node("Trilu", ["y"], ["z"], name="tri"),
+                   helper.make_node("Mod", ["z", "z"], ["o"], name="mod2")],
+                  [value("x", TensorProto.FLOAT, [2, 2])], [value("o", TensorProto.FLOAT, [2, 2])])
+    elif kind == "old-opset":
+        m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
+                  [value("y", TensorProto.FLOAT, [2])], opset=6)
+    elif kind == "shape-mismatch":
+        m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, [2, 4])],
+                  [weight("w", 5, 4)])
+    elif kind == "bad-raw-data":
+        tensor = weight("w", 4)
+        tensor.raw_data = tensor.raw_data[:8]
+        m = model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                  [value("x", TensorProto.FLOAT, [4])], [value("y", TensorProto.FLOAT, [4])], [tensor])
+    elif kind == "huge-dims":
+        tensor = weight("w", 4)
+        del tensor.dims[:]
+        tensor.dims.extend([1 << 20, 1 << 20])
+        m = model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                  [value("x", TensorProto.FLOAT, [4])], [value("y", TensorProto.FLOAT, [4])], [tensor])
+    elif kind == "overflow-dims":
+        tensor = weight("w", 4)
+        del tensor.dims[:]
+        tensor.dims.extend([1 << 40, 1 << 40])
+        m = model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                  [value("x", TensorProto.FLOAT, [4])], [value("y", TensorProto.FLOAT, [4])], [tensor])
+    elif kind.startswith("external:"):
+        m = external(kind.split(":", 1)[1])
+        with open(os.path.join(folder, "weights.bin"), "wb") as f:
+            f.write(np.arange(4, dtype=np.float32).tobytes())
+    elif kind == "deep-graph":
+        # 10,000 graphs nested through If attributes, written as raw protobuf (the
+        # Python API copies every level and would take quadratic memory).
+        with open(path, "wb") as f:
+            f.write(deep_graph_bytes(10000))
+        return
+    else:
+        raise SystemExit(f"unknown model kind {kind}")
+    onnx.save(m, path)
+
+
+main()

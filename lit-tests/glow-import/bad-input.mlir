@@ -1,0 +1,79 @@
+// Bad models get one line naming the node (name and op type), input or tensor and the
+// reason; exit code 1; no output file; no panic.
+// RUN: rm -rf %t && mkdir -p %t
+
+// Truncated protobuf.
+// RUN: %python %S/Inputs/models.py cnn %t/cnn.onnx
+// RUN: head -c 300 %t/cnn.onnx > %t/truncated.onnx
+// RUN: not glow-import %t/truncated.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=TRUNCATED
+// RUN: not test -e %t/out.mlir
+// TRUNCATED: glow-import: error: '{{.*}}truncated.onnx' is not a valid ONNX model: {{.*}}
+
+// Not protobuf at all.
+// RUN: echo "this is not a model" > %t/text.onnx
+// RUN: not glow-import %t/text.onnx 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: glow-import: error: '{{.*}}text.onnx' is not a valid ONNX model
+
+// Missing file.
+// RUN: not glow-import %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: glow-import: error: cannot read '{{.*}}missing.onnx': No such file or directory
+
+// Unsupported ops: the first is named; --list-unsupported lists them all.
+// RUN: %python %S/Inputs/models.py unsupported %t/unsupported.onnx
+// RUN: not glow-import %t/unsupported.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=UNSUP-OP
+// RUN: not test -e %t/out.mlir
+// UNSUP-OP: glow-import: error: node 'mod1' (Mod): unsupported op (and 2 more; --list-unsupported lists them)
+// RUN: not glow-import %t/unsupported.onnx --list-unsupported 2>&1 | FileCheck %s --check-prefix=LIST
+// LIST: Mod (2 nodes): mod1, mod2
+// LIST-NEXT: Trilu (1 node): tri
+// LIST-NEXT: glow-import: error: 2 unsupported op type(s)
+
+// Unsupported opset.
+// RUN: %python %S/Inputs/models.py old-opset %t/old.onnx
+// RUN: not glow-import %t/old.onnx 2>&1 | FileCheck %s --check-prefix=OPSET
+// OPSET: glow-import: error: unsupported opset 6 (supported: 7-28)
+
+// Dynamic dimensions without --input-shape, and wrong --input-shape uses.
+// RUN: not glow-import %t/cnn.onnx 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: glow-import: error: input 'x': dimension 0 ('N') is dynamic; pin it with --input-shape x=...
+// RUN: not glow-import %t/cnn.onnx --input-shape x=2x3x16 2>&1 | FileCheck %s --check-prefix=RANK
+// RANK: glow-import: error: input 'x': --input-shape gives rank 3 but the model declares rank 4
+// RUN: not glow-import %t/cnn.onnx --input-shape x=2x4x16x16 2>&1 | FileCheck %s --check-prefix=FIXED
+// FIXED: glow-import: error: input 'x': --input-shape gives 4 for dimension 1, which the model fixes to 3
+// RUN: not glow-import %t/cnn.onnx --input-shape y=1 2>&1 | FileCheck %s --check-prefix=NO-INPUT
+// NO-INPUT: glow-import: error: input 'y': --input-shape names an input the model does not have
+// RUN: not glow-import %t/cnn.onnx --input-shape x=2xAx16x16 2>&1 | FileCheck %s --check-prefix=BAD-DIMS
+// BAD-DIMS: glow-import: error: --input-shape 'x=2xAx16x16': 'A' is not a dimension
+
+// Shapes that do not fit: the node is named.
+// RUN: %python %S/Inputs/models.py shape-mismatch %t/mismatch.onnx
+// RUN: not glow-import %t/mismatch.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// RUN: not test -e %t/out.mlir
+// MISMATCH: glow-import: error: node 'mm' (MatMul): shapes [2, 3] and [5, 4] have different reduction sizes
+
+// raw_data shorter than the dims need.
+// RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
+// RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW
+// RAW: glow-import: error: tensor 'w': raw_data holds 8 bytes but dims [4] of F32 need 16
+
+// A 2^40-element tensor with 16 bytes of data, and dims whose product overflows.
+// RUN: %python %S/Inputs/models.py huge-dims %t/huge.onnx
+// RUN: not glow-import %t/huge.onnx 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: glow-import: error: tensor 'w': raw_data holds 16 bytes but dims [1048576, 1048576] of F32 need 4398046511104
+// RUN: %python %S/Inputs/models.py overflow-dims %t/overflow.onnx
+// RUN: not glow-import %t/overflow.onnx 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// OVERFLOW: glow-import: error: tensor 'w': dimensions [1099511627776, 1099511627776] overflow
+
+// A weight cap.
+// RUN: not glow-import %t/cnn.onnx --input-shape x=1x3x16x16 --max-weights-bytes 100 2>&1 | FileCheck %s --check-prefix=CAP
+// CAP: glow-import: error: tensor '{{.*}}': weights exceed --max-weights-bytes (100 bytes)
+
+// Bytecode of dotted dialect names does not read back in MLIR 22: refused, no file.
+// RUN: not glow-import %t/cnn.onnx --input-shape x=1x3x16x16 --emit-bytecode -o %t/out.mlirbc 2>&1 | FileCheck %s --check-prefix=BYTECODE
+// RUN: not test -e %t/out.mlirbc
+// BYTECODE: glow-import: error: the MLIR bytecode of this module does not read back
+
+// 10,000 nested graphs: refused by the decoder's recursion limit, not a stack overflow.
+// RUN: %python %S/Inputs/models.py deep-graph %t/deep.onnx
+// RUN: not glow-import %t/deep.onnx 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: glow-import: error: '{{.*}}deep.onnx' is not a valid ONNX model: failed to decode Protobuf message: recursion limit reached
