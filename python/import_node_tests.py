@@ -3,6 +3,9 @@
 
 Usage: import_node_tests.py [--glow-import PATH] [--failures] [--jobs N]
 
+Also imports the real architectures the wheel ships with constant weights
+(onnx/backend/test/data/light/*.onnx) and prints `light models: imported N / M`.
+
 A case is in scope when its opset is supported and every node of its graph has a
 supported op type; its graph inputs are pinned to the shapes of its first data set (as
 a user would with --input-shape). A case counts as imported when glow-import exits 0
@@ -157,6 +160,17 @@ def main():
           + (", ..." if len(out_of_scope) > 15 else "") + ")")
     print(f"imported with shape parameters frozen to the case's data (--freeze-input): "
           f"{frozen_cases}")
+    light = sorted((pathlib.Path(onnx.__file__).parent / "backend" / "test" / "data" / "light").glob("*.onnx"))
+    light_ok = 0
+    for path in light:
+        result = subprocess.run([arguments.glow_import, str(path)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, timeout=600)
+        if result.returncode == 0:
+            light_ok += 1
+        else:
+            bugs.append((path.name, result.stderr.strip().splitlines()[0]))
+            print(f"FAIL {path.name}: {bugs[-1][1]}")
+    print(f"light models: imported {light_ok} / {len(light)} ({', '.join(p.stem for p in light)})")
     print(f"overall: imported {imported} / {total} cases of {len(per_op)} supported op types; "
           f"{len(unsupported_features)} use features glow-import reports as unsupported, "
           f"{len(bugs)} failed otherwise")

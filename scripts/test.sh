@@ -18,6 +18,8 @@ logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 echo "== cargo test"
 cargo test --workspace 2>&1 | tee "$logs/cargo.txt"
+echo "== ONNX node test suite through glow-import"
+.venv/bin/python python/import_node_tests.py
 echo "== lit"
 # lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
 .venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"

@@ -457,3 +457,10 @@ pub fn r#where<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let out = cx.emit(glow_graph::select(cx.context, r#type, c, x, y, cx.location).into());
     Ok(vec![Slot::value(out, shape, a.element)])
 }
+
+/// CastLike: Cast to the element type of input #1.
+pub fn cast_like<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let input = cx.input(0)?;
+    let target = cx.input(1)?;
+    Ok(vec![convert_slot(cx, &input, target.element)?])
+}

@@ -446,3 +446,49 @@ pub fn range<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         &values,
     ))])
 }
+
+/// Split into slices along `axis`: sizes from input #1 (opset 13+) or the `split`
+/// attribute, else `num_outputs` (opset 18+) or the number of outputs, the last piece
+/// taking the remainder.
+pub fn split<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let axis = normalize_axis(cx.attr_i("axis", 0), x.shape.len())?;
+    let extent = x.shape[axis];
+    let outputs = cx.node.output.len() as i64;
+    let sizes: Vec<i64> = if cx.opset() >= 13 && cx.has_input(1) {
+        cx.constant_input(1, "split")?.to_i64s()
+    } else if let Some(sizes) = cx.attr_ints("split").filter(|s| !s.is_empty()) {
+        sizes
+    } else {
+        let pieces = cx.attr_i("num_outputs", outputs).max(1);
+        let size = (extent + pieces - 1) / pieces;
+        (0..pieces)
+            .map(|k| size.min(extent - k * size).max(0))
+            .collect()
+    };
+    if sizes.iter().sum::<i64>() != extent || sizes.len() as i64 != outputs {
+        return Err(format!(
+            "split sizes {sizes:?} do not cover dimension {axis} ({extent}) in {outputs} outputs"
+        ));
+    }
+    let mut results = Vec::new();
+    let mut offset = 0;
+    for size in sizes {
+        let mut start = vec![0i64; x.shape.len()];
+        start[axis] = offset;
+        let mut shape = x.shape.clone();
+        shape[axis] = size;
+        offset += size;
+        if let Some(data) = &x.constant {
+            let step = vec![1i64; shape.len()];
+            results.push(Slot::constant(folding::slice(data, &start, &step, &shape)));
+            continue;
+        }
+        let value = cx.value(0)?;
+        let r#type = cx.tensor_type(&shape, x.element);
+        let attr = cx.array_attr(&start);
+        let out = cx.emit(glow_graph::slice(cx.context, r#type, value, attr, cx.location).into());
+        results.push(Slot::value(out, shape, x.element));
+    }
+    Ok(results)
+}
