@@ -155,14 +155,7 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
             };
         }
         if data.bytes.len() <= INLINE_BYTES {
-            // SAFETY: the buffer holds exactly the element data of `type`.
-            return unsafe {
-                Attribute::from_raw(mlir_sys::mlirDenseElementsAttrRawBufferGet(
-                    r#type.to_raw(),
-                    data.bytes.len(),
-                    data.bytes.as_ptr().cast(),
-                ))
-            };
+            return glow_dialects::elements::dense_elements(r#type, &data.bytes);
         }
         self.resources.blob(r#type, &data.bytes)
     }

@@ -18,7 +18,6 @@ use melior::{
         operation::OperationLike,
         r#type::FunctionType,
         Attribute, AttributeLike, Block, BlockLike, Location, Module, Region, RegionLike, Type,
-        TypeLike,
     },
     Context,
 };
@@ -66,39 +65,9 @@ pub struct Resources<'c> {
 impl<'c> Resources<'c> {
     /// A `dense_resource` attribute of `type` holding a copy of `bytes`.
     pub fn blob(&mut self, r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
-        // 64-byte aligned storage, owned by MLIR from here on.
-        let words = bytes.len().div_ceil(64);
-        let mut storage: Box<Vec<[u8; 64]>> = Box::new(vec![[0u8; 64]; words.max(1)]);
-        storage.as_flattened_mut()[..bytes.len()].copy_from_slice(bytes);
-        let length = bytes.len();
-        let data = storage.as_mut_ptr() as *mut std::ffi::c_void;
-        let pointer = Box::into_raw(storage);
-        unsafe extern "C" fn free(
-            user_data: *mut std::ffi::c_void,
-            _: *const std::ffi::c_void,
-            _: usize,
-            _: usize,
-        ) {
-            // SAFETY: user_data is the Box<Vec<[u8; 64]>> leaked below, freed exactly once.
-            unsafe { drop(Box::from_raw(user_data as *mut Vec<[u8; 64]>)) }
-        }
         let name = format!("{}{}", self.name, self.next);
         self.next += 1;
-        let name_ref = melior::StringRef::new(&name);
-        // SAFETY: `pointer` holds `length` valid bytes, 64-byte aligned, and stays
-        // alive until MLIR calls `free` with it.
-        unsafe {
-            Attribute::from_raw(mlir_sys::mlirUnmanagedDenseResourceElementsAttrGet(
-                r#type.to_raw(),
-                name_ref.to_raw(),
-                data,
-                length,
-                64,
-                false,
-                Some(free),
-                pointer as *mut std::ffi::c_void,
-            ))
-        }
+        glow_dialects::elements::resource_elements(r#type, &name, bytes)
     }
 }
 

@@ -1,0 +1,81 @@
+//! Reading and creating the data of constant tensors (`dense<...>`, splats and
+//! `dense_resource` blobs) through MLIR's C API, for the importer and the passes.
+
+use melior::ir::{Attribute, AttributeLike, Type, TypeLike};
+use std::ffi::c_void;
+
+/// The f32 values of an elements attribute of `count` f32 elements (dense, splat or
+/// dense_resource), or `None` if it is not one.
+pub fn f32_values(attribute: Attribute, count: usize) -> Option<Vec<f32>> {
+    let raw = attribute.to_raw();
+    // SAFETY: each query is valid on any attribute; the getters are only called on
+    // attributes of the matching kind with in-range positions.
+    unsafe {
+        if mlir_sys::mlirAttributeIsADenseElements(raw) {
+            if mlir_sys::mlirElementsAttrGetNumElements(raw) as usize != count {
+                return None;
+            }
+            if mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
+                let value = mlir_sys::mlirDenseElementsAttrGetFloatValue(raw, 0);
+                return Some(vec![value; count]);
+            }
+            let data = mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const f32;
+            return Some(std::slice::from_raw_parts(data, count).to_vec());
+        }
+        if mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
+            if mlir_sys::mlirElementsAttrGetNumElements(raw) as usize != count {
+                return None;
+            }
+            return Some(
+                (0..count)
+                    .map(|i| mlir_sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i as isize))
+                    .collect(),
+            );
+        }
+    }
+    None
+}
+
+/// A `dense<...>` attribute of `type` from raw little-endian element bytes.
+pub fn dense_elements<'c>(r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
+    // SAFETY: the buffer holds the element data of `type` and is copied by MLIR.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrRawBufferGet(
+            r#type.to_raw(),
+            bytes.len(),
+            bytes.as_ptr().cast(),
+        ))
+    }
+}
+
+/// A `dense_resource<name>` attribute of `type` holding a copy of `bytes` in 64-byte
+/// aligned storage that MLIR owns (and frees) from here on. MLIR makes `name` unique.
+pub fn resource_elements<'c>(r#type: Type<'c>, name: &str, bytes: &[u8]) -> Attribute<'c> {
+    let words = bytes.len().div_ceil(64).max(1);
+    let mut storage: Box<Vec<[u8; 64]>> = Box::new(vec![[0u8; 64]; words]);
+    storage.as_flattened_mut()[..bytes.len()].copy_from_slice(bytes);
+    let data = storage.as_mut_ptr() as *mut c_void;
+    let owner = Box::into_raw(storage);
+    unsafe extern "C" fn free(owner: *mut c_void, _: *const c_void, _: usize, _: usize) {
+        // SAFETY: `owner` is the Box leaked below; MLIR calls this exactly once.
+        unsafe { drop(Box::from_raw(owner as *mut Vec<[u8; 64]>)) }
+    }
+    let name = mlir_sys::MlirStringRef {
+        data: name.as_ptr().cast(),
+        length: name.len(),
+    };
+    // SAFETY: `data` holds `bytes.len()` valid bytes, 64-byte aligned, alive until
+    // MLIR calls `free(owner)`.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirUnmanagedDenseResourceElementsAttrGet(
+            r#type.to_raw(),
+            name,
+            data,
+            bytes.len(),
+            64,
+            false,
+            Some(free),
+            owner as *mut c_void,
+        ))
+    }
+}

@@ -1,0 +1,39 @@
+// Transposes sink below unary elementwise ops and cancel when they meet.
+// RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-graph-optimize))' | FileCheck %s
+
+// NCHW -> NHWC, relu, NHWC -> NCHW: no transpose left.
+// CHECK-LABEL: func.func @cancel
+// CHECK-NEXT: %[[R:.*]] = glow.graph.relu %arg0 : tensor<1x3x4x5xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @cancel(%x: tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32> {
+  %t = glow.graph.transpose %x perm [0, 2, 3, 1] : tensor<1x3x4x5xf32> -> tensor<1x4x5x3xf32>
+  %r = glow.graph.relu %t : tensor<1x4x5x3xf32>
+  %u = glow.graph.transpose %r perm [0, 3, 1, 2] : tensor<1x4x5x3xf32> -> tensor<1x3x4x5xf32>
+  return %u : tensor<1x3x4x5xf32>
+}
+
+// -----
+
+// Two transposes compose into one; attributes of the moved op survive.
+// CHECK-LABEL: func.func @compose
+// CHECK-NEXT: %[[L:.*]] = glow.graph.leaky_relu %arg0 alpha 2.000000e-01 : tensor<2x3x4xf32>
+// CHECK-NEXT: %[[T:.*]] = glow.graph.transpose %[[L]] perm [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK-NEXT: return %[[T]]
+func.func @compose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %a = glow.graph.transpose %x perm [1, 0, 2] : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  %b = glow.graph.leaky_relu %a alpha 0.2 : tensor<3x2x4xf32>
+  %c = glow.graph.transpose %b perm [2, 1, 0] : tensor<3x2x4xf32> -> tensor<4x2x3xf32>
+  return %c : tensor<4x2x3xf32>
+}
+
+// -----
+
+// A transpose with another user stays where it is.
+// CHECK-LABEL: func.func @shared
+// CHECK: glow.graph.transpose %arg0
+// CHECK: glow.graph.relu
+func.func @shared(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %t = glow.graph.transpose %x perm [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  %r = glow.graph.relu %t : tensor<3x2xf32>
+  return %t, %r : tensor<3x2xf32>, tensor<3x2xf32>
+}

@@ -1,0 +1,77 @@
+//! `glow-graph-optimize`: Glow's graph optimizer (lib/Optimizer/GraphOptimizer) as Rust
+//! rules on MLIR's greedy driver, which also folds (reshape chains, identity
+//! transposes, rescales ...) and removes dead nodes as it goes:
+//! - batch_norm of a conv2d with constant weights -> one conv2d ([`fold_batch_norm`])
+//! - transpose of transpose -> one transpose (or nothing)    ([`compose_transposes`])
+//! - unary elementwise op of a transpose -> transpose of the op, so transposes meet
+//!   and cancel                                               ([`sink_transposes`])
+//!
+//! The importer already drops Identity/Dropout and folds constant subgraphs and
+//! shape chains; run `cse` after this pass to merge duplicates.
+
+pub mod compose_transposes;
+pub mod fold_batch_norm;
+pub mod sink_transposes;
+
+use crate::framework::{
+    apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
+};
+use glow_dialects::glow_dialect_handles;
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Every rule group, by the name `disable` uses.
+pub const RULES: &[(&str, &[&Rule])] = &[
+    (
+        "fold-batch-norm",
+        &[&fold_batch_norm::FOLD_BATCH_NORM_INTO_CONV],
+    ),
+    (
+        "compose-transposes",
+        &[&compose_transposes::COMPOSE_TRANSPOSES],
+    ),
+    ("sink-transposes", sink_transposes::SINK_RULES),
+];
+
+/// The pass definition registered as `glow-graph-optimize`.
+pub static GRAPH_OPTIMIZE: PassDefinition = PassDefinition {
+    argument: "glow-graph-optimize",
+    description: "Glow's graph optimizations: batch_norm folded into convolutions, transpose sinking and cancellation, folding and dead-node removal",
+    anchor: Some("func.func"),
+    options: &[PassOption {
+        name: "disable",
+        description: "Rules to skip (fold-batch-norm, compose-transposes, sink-transposes)",
+        kind: OptionKind::StringList,
+        default: None,
+    }],
+    dependent_dialects: || glow_dialect_handles().to_vec(),
+    validate,
+    run,
+};
+
+fn validate(options: &PassOptions) -> Result<(), String> {
+    for name in options.list("disable") {
+        if !RULES.iter().any(|(rule, _)| rule == name) {
+            let known: Vec<&str> = RULES.iter().map(|(rule, _)| *rule).collect();
+            return Err(format!(
+                "'disable' names '{name}', which is not a rule of this pass; rules: {}",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
+    let disabled = options.list("disable");
+    let rules: Vec<&'static Rule> = RULES
+        .iter()
+        .filter(|(name, _)| !disabled.iter().any(|d| d == name))
+        .flat_map(|(_, rules)| rules.iter().copied())
+        .collect();
+    apply_rules(op, &rules).map_err(|_| {
+        emit_error(
+            op.location(),
+            "glow-graph-optimize: the rewrite did not converge",
+        );
+    })
+}
