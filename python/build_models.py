@@ -1,0 +1,145 @@
+"""Builds ResNet-50 (v1.5) and MobileNetV2 as ONNX files with onnx's helper API and
+deterministic (seeded, He-initialized) weights, for the importer and later the
+runners and benchmarks. Torch is not needed; the files are not committed.
+
+Usage: build_models.py [--out DIR] [resnet50|mobilenetv2 ...]
+Writes DIR/resnet50.onnx and DIR/mobilenetv2.onnx (default DIR: .cache/models).
+"""
+import argparse
+import pathlib
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+class Builder:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.nodes, self.initializers, self.count = [], [], 0
+
+    def name(self, prefix):
+        self.count += 1
+        return f"{prefix}_{self.count}"
+
+    def weight(self, prefix, shape, fan_in):
+        name = self.name(prefix)
+        data = self.rng.standard_normal(shape).astype(np.float32) * np.float32(np.sqrt(2.0 / fan_in))
+        self.initializers.append(numpy_helper.from_array(data, name))
+        return name
+
+    def vector(self, prefix, values):
+        name = self.name(prefix)
+        self.initializers.append(numpy_helper.from_array(np.asarray(values, dtype=np.float32), name))
+        return name
+
+    def conv_bn(self, x, cin, cout, kernel, stride=1, group=1, relu=True, relu6=False):
+        w = self.weight("w", (cout, cin // group, kernel, kernel), cin // group * kernel * kernel)
+        pad = kernel // 2
+        conv = self.name("conv")
+        self.nodes.append(helper.make_node("Conv", [x, w], [conv], name=conv, kernel_shape=[kernel, kernel],
+                                           strides=[stride, stride], pads=[pad] * 4, group=group))
+        gamma = self.vector("gamma", 1.0 + 0.1 * self.rng.standard_normal(cout))
+        beta = self.vector("beta", 0.1 * self.rng.standard_normal(cout))
+        mean = self.vector("mean", 0.1 * self.rng.standard_normal(cout))
+        var = self.vector("var", 1.0 + 0.1 * np.abs(self.rng.standard_normal(cout)))
+        bn = self.name("bn")
+        self.nodes.append(helper.make_node("BatchNormalization", [conv, gamma, beta, mean, var], [bn],
+                                           name=bn, epsilon=1e-5))
+        if relu6:
+            out = self.name("relu6")
+            lo, hi = self.vector("zero", 0.0), self.vector("six", 6.0)
+            self.initializers[-1].dims[:] = []
+            self.initializers[-2].dims[:] = []
+            self.nodes.append(helper.make_node("Clip", [bn, lo, hi], [out], name=out))
+            return out
+        if relu:
+            out = self.name("relu")
+            self.nodes.append(helper.make_node("Relu", [bn], [out], name=out))
+            return out
+        return bn
+
+    def add(self, a, b, relu):
+        out = self.name("add")
+        self.nodes.append(helper.make_node("Add", [a, b], [out], name=out))
+        if relu:
+            r = self.name("relu")
+            self.nodes.append(helper.make_node("Relu", [out], [r], name=r))
+            return r
+        return out
+
+    def head(self, x, channels, classes):
+        pool = self.name("gap")
+        self.nodes.append(helper.make_node("GlobalAveragePool", [x], [pool], name=pool))
+        flat = self.name("flatten")
+        self.nodes.append(helper.make_node("Flatten", [pool], [flat], name=flat, axis=1))
+        w = self.weight("fc_w", (classes, channels), channels)
+        b = self.vector("fc_b", np.zeros(classes))
+        self.nodes.append(helper.make_node("Gemm", [flat, w, b], ["logits"], name="fc", transB=1))
+
+    def model(self, name):
+        graph = helper.make_graph(
+            self.nodes, name, [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, 224, 224])],
+            [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 1000])], self.initializers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+                                  producer_name="glow-mlir build_models.py")
+        onnx.checker.check_model(model, full_check=True)
+        return model
+
+
+def resnet50():
+    b = Builder(50)
+    x = b.conv_bn("input", 3, 64, 7, stride=2)
+    pool = b.name("maxpool")
+    b.nodes.append(helper.make_node("MaxPool", [x], [pool], name=pool, kernel_shape=[3, 3],
+                                    strides=[2, 2], pads=[1, 1, 1, 1]))
+    x, cin = pool, 64
+    for stage, (blocks, width) in enumerate([(3, 64), (4, 128), (6, 256), (3, 512)]):
+        for block in range(blocks):
+            stride = 2 if block == 0 and stage > 0 else 1
+            cout = width * 4
+            y = b.conv_bn(x, cin, width, 1)
+            y = b.conv_bn(y, width, width, 3, stride=stride)
+            y = b.conv_bn(y, width, cout, 1, relu=False)
+            shortcut = b.conv_bn(x, cin, cout, 1, stride=stride, relu=False) if block == 0 else x
+            x, cin = b.add(y, shortcut, relu=True), cout
+    b.head(x, 2048, 1000)
+    return b.model("resnet50")
+
+
+def mobilenetv2():
+    b = Builder(2)
+    x = b.conv_bn("input", 3, 32, 3, stride=2, relu6=True)
+    cin = 32
+    for expand, cout, repeats, stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                                          (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]:
+        for i in range(repeats):
+            s = stride if i == 0 else 1
+            hidden = cin * expand
+            y = b.conv_bn(x, cin, hidden, 1, relu6=True) if expand != 1 else x
+            y = b.conv_bn(y, hidden, hidden, 3, stride=s, group=hidden, relu6=True)
+            y = b.conv_bn(y, hidden, cout, 1, relu=False)
+            x = b.add(y, x, relu=False) if s == 1 and cin == cout else y
+            cin = cout
+    x = b.conv_bn(x, cin, 1280, 1, relu6=True)
+    b.head(x, 1280, 1000)
+    return b.model("mobilenetv2")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / ".cache" / "models"))
+    parser.add_argument("models", nargs="*", default=["resnet50", "mobilenetv2"])
+    arguments = parser.parse_args()
+    out = pathlib.Path(arguments.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in arguments.models:
+        path = out / f"{name}.onnx"
+        onnx.save(globals()[name](), path)
+        print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()
