@@ -21,8 +21,10 @@ pub struct Rule {
 /// Applies `rules` to everything nested in `op` with MLIR's greedy driver, to a
 /// fixed point. Fails if the driver does not converge.
 pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<(), melior::Error> {
+    // `ContextRef::to_ref` borrows the ContextRef itself: keep it alive in a local.
+    let context_ref = op.context();
     // SAFETY: the op's context outlives this function.
-    let context: &Context = unsafe { op.context().to_ref() };
+    let context: &Context = unsafe { context_ref.to_ref() };
     let patterns = RewritePatternSet::new(context);
     for rule in rules {
         let rewrite = rule.rewrite;
@@ -38,8 +40,10 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
                         PatternRewriter::from_raw(raw_rewriter),
                     )
                 };
-                // SAFETY: the context outlives every pattern application.
-                let context: &Context = unsafe { matched.context().to_ref() };
+                let context_ref = matched.context();
+                // SAFETY: the context outlives every pattern application; the
+                // ContextRef it is borrowed from lives until the end of the call.
+                let context: &Context = unsafe { context_ref.to_ref() };
                 let base = rewriter.as_rewriter_base();
                 rewrite(context, matched, &base)
             },

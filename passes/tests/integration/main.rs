@@ -1,9 +1,11 @@
 //! The project's one MLIR-linked Rust test binary: the Glow dialects' typed builders,
-//! the Rust-pass framework, and glow-lower-nodes driven as a library.
+//! the Rust-pass framework, glow-lower-nodes driven as a library, and the mutation
+//! fuzzing of the ONNX reader and importer.
 
 mod builders;
 mod framework;
 mod lower_nodes;
+mod onnx_reader_fuzz;
 
 use glow_dialects::register_glow_dialects;
 use melior::{
