@@ -13,7 +13,10 @@ use std::{
     sync::atomic::{AtomicUsize, Ordering},
 };
 
-const SEEDS: &[(&str, &[(&str, &[i64])])] = &[
+/// A seed file and the static shapes of its symbolic inputs.
+type Seed = (&'static str, &'static [(&'static str, &'static [i64])]);
+
+const SEEDS: &[Seed] = &[
     ("cnn.onnx", &[("x", &[1, 3, 16, 16])]),
     ("encoder.onnx", &[("ids", &[1, 8]), ("mask", &[1, 8])]),
     ("unsupported.onnx", &[]),
