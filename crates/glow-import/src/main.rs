@@ -6,8 +6,8 @@ use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 use glow_dialects::register_glow_dialects;
 use glow_onnx::{
-    import_model, load_model, proto::TensorProto, supported_ops, unsupported_nodes, ImportOptions,
-    TensorData, SUPPORTED_OPSETS,
+    import_model_with_progress, load_model, proto::TensorProto, supported_ops, unsupported_nodes,
+    ImportOptions, Progress, TensorData, SUPPORTED_OPSETS,
 };
 use melior::{
     dialect::DialectRegistry,
@@ -16,7 +16,12 @@ use melior::{
     Context,
 };
 use prost::Message;
-use std::{collections::HashMap, io::Write, path::PathBuf, process::ExitCode};
+use std::{
+    collections::HashMap,
+    io::{IsTerminal, Write},
+    path::PathBuf,
+    process::ExitCode,
+};
 
 #[derive(Parser)]
 #[command(
@@ -165,7 +170,40 @@ fn run(arguments: Arguments) -> Result<()> {
     for dialect in ["func", "glow.graph", "glow.quant"] {
         context.get_or_load_dialect(dialect);
     }
-    let module = import_model(&context, &model, &options)?;
+    // A progress bar for large models, on a terminal only.
+    let bar = std::io::stderr().is_terminal().then(|| {
+        indicatif::ProgressBar::hidden().with_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {pos}/{len} nodes ({elapsed})",
+            )
+            .expect("valid template"),
+        )
+    });
+    let mut large = false;
+    let mut report = |progress: Progress| {
+        let Some(bar) = &bar else { return };
+        match progress {
+            Progress::Decoded {
+                weight_bytes,
+                nodes,
+            } => {
+                large = nodes >= 500 || weight_bytes >= (64 << 20);
+                if large {
+                    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+                bar.set_length(nodes as u64);
+                bar.set_message("importing");
+            }
+            Progress::Converted { done } if large => bar.set_position(done as u64),
+            Progress::Verifying if large => bar.set_message("verifying"),
+            _ => {}
+        }
+    };
+    let module = import_model_with_progress(&context, &model, &options, &mut report);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let module = module?;
 
     let bytes = if arguments.emit_bytecode {
         let bytes = module.as_operation().write_bytecode();

@@ -173,6 +173,35 @@ pub fn import_model<'c>(
     path: &Path,
     options: &ImportOptions,
 ) -> Result<Module<'c>> {
+    import_model_with_progress(context, path, options, &mut |_| {})
+}
+
+/// Progress of an import, for progress bars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The model is decoded: `weight_bytes` of initializers, `nodes` to convert.
+    Decoded {
+        /// Bytes of initializer data.
+        weight_bytes: u64,
+        /// Nodes of the main graph.
+        nodes: usize,
+    },
+    /// `done` nodes are converted.
+    Converted {
+        /// Nodes converted so far.
+        done: usize,
+    },
+    /// The module is built and being verified.
+    Verifying,
+}
+
+/// [`import_model`], reporting progress to `report`.
+pub fn import_model_with_progress<'c>(
+    context: &'c Context,
+    path: &Path,
+    options: &ImportOptions,
+    report: &mut dyn FnMut(Progress),
+) -> Result<Module<'c>> {
     let loaded = load_model(path)?;
     let graph = loaded
         .model
@@ -325,7 +354,12 @@ pub fn import_model<'c>(
         context: std::marker::PhantomData,
     };
     let outcome = (|| -> Result<()> {
-        for node in &graph.node {
+        report(Progress::Decoded {
+            weight_bytes: weights,
+            nodes: graph.node.len(),
+        });
+        for (index, node) in graph.node.iter().enumerate() {
+            report(Progress::Converted { done: index });
             let label = node_label(node);
             let fail = |reason: String| ImportError::Node {
                 node: label.clone(),
@@ -410,6 +444,7 @@ pub fn import_model<'c>(
             );
         }
         diagnostics.borrow_mut().clear();
+        report(Progress::Verifying);
         if !module.as_operation().verify() {
             let reason = diagnostics.borrow().join("; ");
             return Err(ImportError::Model(format!(

@@ -21,7 +21,7 @@ mod tensor;
 
 pub use element::Element;
 pub use error::ImportError;
-pub use import::{import_model, ImportOptions};
+pub use import::{import_model, import_model_with_progress, ImportOptions, Progress};
 pub use load::{load_model, LoadedModel, SUPPORTED_OPSETS};
 pub use ops::{is_supported, supported_ops, unsupported_nodes};
 pub use tensor::TensorData;
