@@ -5,6 +5,7 @@
 mod builders;
 mod framework;
 mod lower_nodes;
+mod mlir_input_fuzz;
 mod onnx_reader_fuzz;
 
 use glow_dialects::register_glow_dialects;
