@@ -17,12 +17,12 @@ func.func @fc(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>, %b: tensor<4xf32>) -> te
   return %y : tensor<2x4xf32>
 }
 
-// Every fully_connected in every function is lowered; other nodes are untouched.
+// Every fully_connected in every function is lowered (and the relu between them).
 // CHECK-LABEL: func.func @chain
 // CHECK-NOT: fully_connected
 // CHECK: glow.graph.matmul
 // CHECK: glow.graph.batched_add
-// CHECK: glow.graph.relu
+// CHECK: glow.graph.max
 // CHECK: glow.graph.matmul
 // CHECK: glow.graph.batched_add
 // CHECK-NOT: fully_connected

@@ -4,13 +4,22 @@
 //! `keep=<node>,<node>` (Glow's `shouldLower`), e.g. the CPU backend kept
 //! fully_connected and convolution.
 //!
-//! Rules so far:
+//! Rules:
 //! - fully_connected -> matmul + batched_add            ([`fully_connected`])
 //! - batch_norm (inference) -> mul / add with per-channel
 //!   scale = scale / sqrt(var + epsilon) and shift = bias - mean * scale   ([`batch_norm`])
+//! - relu, leaky_relu, prelu, clip, hard_swish, hard_sigmoid, gelu -> max / min / mul /
+//!   select / erf / tanh                                  ([`activations`])
+//! - softmax, log_softmax -> stable exp / reduce forms    ([`softmax`])
+//! - layer_norm, instance_norm, reduce_mean -> reductions and elementwise ops
+//!   ([`normalization`])
 
+pub mod activations;
 pub mod batch_norm;
+pub mod builder;
 pub mod fully_connected;
+pub mod normalization;
+pub mod softmax;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -22,6 +31,18 @@ use melior::ir::{operation::OperationLike, OperationRef};
 pub const RULES: &[(&str, &Rule)] = &[
     ("fully_connected", &fully_connected::LOWER_FULLY_CONNECTED),
     ("batch_norm", &batch_norm::LOWER_BATCH_NORM),
+    ("relu", &activations::LOWER_RELU),
+    ("leaky_relu", &activations::LOWER_LEAKY_RELU),
+    ("prelu", &activations::LOWER_PRELU),
+    ("clip", &activations::LOWER_CLIP),
+    ("hard_swish", &activations::LOWER_HARD_SWISH),
+    ("hard_sigmoid", &activations::LOWER_HARD_SIGMOID),
+    ("gelu", &activations::LOWER_GELU),
+    ("softmax", &softmax::LOWER_SOFTMAX),
+    ("log_softmax", &softmax::LOWER_LOG_SOFTMAX),
+    ("layer_norm", &normalization::LOWER_LAYER_NORM),
+    ("instance_norm", &normalization::LOWER_INSTANCE_NORM),
+    ("reduce_mean", &normalization::LOWER_REDUCE_MEAN),
 ];
 
 /// The pass definition registered as `glow-lower-nodes`.

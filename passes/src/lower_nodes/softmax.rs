@@ -1,0 +1,102 @@
+//! softmax / log_softmax along one axis, numerically stable (Glow's LogSoftMax rule):
+//!   m = broadcast(reduce_max(x, axis, keep)),  e = exp(x - m),
+//!   s = broadcast(reduce_sum(e, axis, keep))
+//!   softmax = e / s,   log_softmax = (x - m) - log(s)
+
+use super::builder::{tensor_info, Binary, GraphBuilder, Reduce, Unary};
+use crate::framework::Rule;
+use melior::{
+    ir::{attribute::IntegerAttribute, operation::OperationLike, OperationRef},
+    Context, RewriterBase,
+};
+
+/// The rule lowering `glow.graph.softmax`.
+pub static LOWER_SOFTMAX: Rule = Rule {
+    root: "glow.graph.softmax",
+    generates: &[
+        "glow.graph.reduce_max",
+        "glow.graph.reduce_sum",
+        "glow.graph.broadcast",
+        "glow.graph.sub",
+        "glow.graph.exp",
+        "glow.graph.div",
+    ],
+    rewrite: softmax,
+};
+
+/// The rule lowering `glow.graph.log_softmax`.
+pub static LOWER_LOG_SOFTMAX: Rule = Rule {
+    root: "glow.graph.log_softmax",
+    generates: &[
+        "glow.graph.reduce_max",
+        "glow.graph.reduce_sum",
+        "glow.graph.broadcast",
+        "glow.graph.sub",
+        "glow.graph.exp",
+        "glow.graph.log",
+    ],
+    rewrite: log_softmax,
+};
+
+fn softmax<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    lower(context, op, rewriter, false)
+}
+
+fn log_softmax<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    lower(context, op, rewriter, true)
+}
+
+fn lower<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+    log: bool,
+) -> bool {
+    let Ok(x) = op.operand(0) else { return false };
+    let Some((shape, element)) = tensor_info(x) else {
+        return false;
+    };
+    let Some(axis) = op
+        .attribute("axis")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+    else {
+        return false;
+    };
+    let rank = shape.len() as i64;
+    let axis = if axis.value() < 0 {
+        axis.value() + rank
+    } else {
+        axis.value()
+    };
+    rewriter.set_insertion_point_before(op);
+    let b = GraphBuilder {
+        context,
+        rewriter,
+        location: op.location(),
+    };
+    let max = b.broadcast(b.reduce_keep(Reduce::Max, x, &[axis]), &shape, element, 0);
+    let shifted = b.binary(Binary::Sub, x, max);
+    let exps = b.unary(Unary::Exp, shifted);
+    let sum = b.broadcast(
+        b.reduce_keep(Reduce::Sum, exps, &[axis]),
+        &shape,
+        element,
+        0,
+    );
+    let y = if log {
+        b.binary(Binary::Sub, shifted, b.unary(Unary::Log, sum))
+    } else {
+        b.binary(Binary::Div, exps, sum)
+    };
+    rewriter.replace_op_with_values(op, &[y]);
+    true
+}
