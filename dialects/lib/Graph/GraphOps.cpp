@@ -8,6 +8,11 @@
 
 #include "glow/Graph/Graph.h"
 
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APInt.h"
+
+#include <cmath>
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -365,6 +370,110 @@ LogicalResult BatchedAddOp::verify() {
            << batch.getElementType() << " and " << slice.getElementType() << " differ";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// elementwise constant folding
+//===----------------------------------------------------------------------===//
+
+/// Folds a binary elementwise op whose operands are dense or splat constants, with
+/// `onFloat` for float elements and `onInt(a, b, isUnsigned)` for integers (which
+/// may decline, e.g. division by zero).
+template <typename FloatFn, typename IntFn>
+static OpFoldResult foldBinary(ArrayRef<Attribute> operands, Type type, FloatFn onFloat,
+                               IntFn onInt) {
+  Type element = getElementTypeOrSelf(type);
+  if (isa<FloatType>(element))
+    return constFoldBinaryOp<FloatAttr, APFloat, void>(
+        operands, [&](const APFloat &a, const APFloat &b) { return onFloat(a, b); });
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    bool isUnsigned = integer.isUnsigned();
+    return constFoldBinaryOpConditional<IntegerAttr, APInt, void>(
+        operands, [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+          return onInt(a, b, isUnsigned);
+        });
+  }
+  return {};
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](APFloat a, const APFloat &b) { return a + b; },
+      [](const APInt &a, const APInt &b, bool) -> std::optional<APInt> { return a + b; });
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](APFloat a, const APFloat &b) { return a - b; },
+      [](const APInt &a, const APInt &b, bool) -> std::optional<APInt> { return a - b; });
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](APFloat a, const APFloat &b) { return a * b; },
+      [](const APInt &a, const APInt &b, bool) -> std::optional<APInt> { return a * b; });
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(), [](APFloat a, const APFloat &b) { return a / b; },
+      [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
+        if (b.isZero() || (!isUnsigned && a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        return isUnsigned ? a.udiv(b) : a.sdiv(b);
+      });
+}
+
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); },
+      [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
+        return isUnsigned ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
+      });
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); },
+      [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
+        return isUnsigned ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
+      });
+}
+
+/// Folds a float unary op on a dense or splat constant, computing `fn` in double
+/// precision and rounding back to the element type.
+template <typename Fn>
+static OpFoldResult foldUnaryFloat(Attribute operand, Fn fn) {
+  return constFoldUnaryOp<FloatAttr, APFloat, void>(
+      ArrayRef<Attribute>(operand), [&](const APFloat &x) {
+        APFloat result(fn(x.convertToDouble()));
+        bool losesInfo = false;
+        result.convert(x.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+        return result;
+      });
+}
+
+#define GLOW_FOLD_UNARY(Op, expression)                                               \
+  OpFoldResult Op::fold(FoldAdaptor adaptor) {                                       \
+    return foldUnaryFloat(adaptor.getInput(), [](double x) { return expression; });   \
+  }
+GLOW_FOLD_UNARY(ReluOp, x > 0 ? x : 0.0)
+GLOW_FOLD_UNARY(SigmoidOp, 1.0 / (1.0 + std::exp(-x)))
+GLOW_FOLD_UNARY(TanhOp, std::tanh(x))
+GLOW_FOLD_UNARY(SqrtOp, std::sqrt(x))
+GLOW_FOLD_UNARY(RsqrtOp, 1.0 / std::sqrt(x))
+GLOW_FOLD_UNARY(ExpOp, std::exp(x))
+GLOW_FOLD_UNARY(LogOp, std::log(x))
+GLOW_FOLD_UNARY(ErfOp, std::erf(x))
+GLOW_FOLD_UNARY(FloorOp, std::floor(x))
+GLOW_FOLD_UNARY(CeilOp, std::ceil(x))
+GLOW_FOLD_UNARY(RoundOp, std::nearbyint(x))
+GLOW_FOLD_UNARY(HardSwishOp, x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0)
+#undef GLOW_FOLD_UNARY
+
+/// pow has no exact APFloat form; it is left to run time.
+OpFoldResult PowOp::fold(FoldAdaptor) { return {}; }
 
 //===----------------------------------------------------------------------===//
 // clip

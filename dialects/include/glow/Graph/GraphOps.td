@@ -213,6 +213,8 @@ class Glow_BinaryOp<string mnemonic, string summaryText, list<Trait> traits = []
   let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs);
   let results = (outs Glow_NumericTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  // Constant operands (dense or splat) fold elementwise.
+  let hasFolder = 1;
 }
 
 def Glow_AddOp : Glow_BinaryOp<"add", "elementwise lhs + rhs", [Commutative]>;
@@ -228,6 +230,8 @@ class Glow_UnaryOp<string mnemonic, string summaryText>
   let arguments = (ins Glow_FloatTensor:$input);
   let results = (outs Glow_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+  // A constant operand (dense or splat) folds, computed in double precision.
+  let hasFolder = 1;
 }
 
 def Glow_PowOp : Glow_BinaryOp<"pow", "elementwise lhs ** rhs">;
