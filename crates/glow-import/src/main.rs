@@ -167,7 +167,7 @@ fn run(arguments: Arguments) -> Result<()> {
     register_glow_dialects(&registry);
     let context = Context::new();
     context.append_dialect_registry(&registry);
-    for dialect in ["func", "glow.graph", "glow.quant"] {
+    for dialect in ["func", "tensor", "quant", "glow.graph", "glow.quant"] {
         context.get_or_load_dialect(dialect);
     }
     // A progress bar for large models, on a terminal only.

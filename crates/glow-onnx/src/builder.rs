@@ -18,17 +18,33 @@ use melior::{
 };
 use std::{collections::HashMap, rc::Rc};
 
+/// Uniform quantization parameters of a tensor (ONNX QuantizeLinear's output):
+/// value = (q - zero_point) * scale, per tensor or along `axis`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quantization {
+    /// One scale per tensor, or one per slice along `axis`.
+    pub scales: Vec<f64>,
+    /// Zero points, as many as scales.
+    pub zero_points: Vec<i64>,
+    /// The quantized dimension for per-axis quantization.
+    pub axis: Option<usize>,
+    /// The float type the values express.
+    pub expressed: Element,
+}
+
 /// A value of the graph: its static type and, if known at import time, its data.
 #[derive(Clone)]
 pub struct Slot<'c, 'a> {
     /// Static shape.
     pub shape: Vec<i64>,
-    /// Element type.
+    /// Element type (the storage type of a quantized tensor).
     pub element: Element,
     /// The MLIR value, once materialized.
     pub value: Option<Value<'c, 'a>>,
     /// The data, when it is a compile-time constant.
     pub constant: Option<Rc<TensorData>>,
+    /// Quantization parameters when the value is a `!quant.uniform` tensor.
+    pub quantization: Option<Rc<Quantization>>,
 }
 
 impl<'c, 'a> Slot<'c, 'a> {
@@ -39,6 +55,7 @@ impl<'c, 'a> Slot<'c, 'a> {
             element,
             value: Some(value),
             constant: None,
+            quantization: None,
         }
     }
 
@@ -49,6 +66,7 @@ impl<'c, 'a> Slot<'c, 'a> {
             element: data.element,
             value: None,
             constant: Some(Rc::new(data)),
+            quantization: None,
         }
     }
 }
@@ -127,6 +145,13 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
 
     /// The MLIR value of a slot, emitting a `glow.graph.constant` for constants.
     pub fn materialize(&mut self, slot: &Slot<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        if slot.quantization.is_some() {
+            return Err(
+                "a quantized tensor (QuantizeLinear's output) feeds an op other than \
+                 DequantizeLinear; quantized compute is not imported yet"
+                    .into(),
+            );
+        }
         if let Some(value) = slot.value {
             return Ok(value);
         }
@@ -164,6 +189,62 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
     pub fn tensor_type(&self, shape: &[i64], element: Element) -> Type<'c> {
         let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
         RankedTensorType::new(&dims, element.mlir(self.context), None).into()
+    }
+
+    /// `tensor<shape x !quant.uniform<...>>` for quantization `q` over `storage`.
+    pub fn quantized_tensor_type(
+        &self,
+        shape: &[i64],
+        storage: Element,
+        q: &Quantization,
+    ) -> Type<'c> {
+        let signed = !matches!(
+            storage,
+            Element::U8 | Element::U16 | Element::U32 | Element::U64
+        );
+        let width = (storage.size() * 8) as u32;
+        // SAFETY: plain type constructors on valid types of this context.
+        let element = unsafe {
+            let flags = if signed {
+                mlir_sys::mlirQuantizedTypeGetSignedFlag()
+            } else {
+                0
+            };
+            let storage_type = mlir_sys::mlirIntegerTypeGet(self.context.to_raw(), width);
+            let expressed = q.expressed.mlir(self.context).to_raw();
+            let min = mlir_sys::mlirQuantizedTypeGetDefaultMinimumForInteger(signed, width);
+            let max = mlir_sys::mlirQuantizedTypeGetDefaultMaximumForInteger(signed, width);
+            match q.axis {
+                None => mlir_sys::mlirUniformQuantizedTypeGet(
+                    flags,
+                    storage_type,
+                    expressed,
+                    q.scales[0],
+                    q.zero_points[0],
+                    min,
+                    max,
+                ),
+                Some(axis) => {
+                    let mut scales = q.scales.clone();
+                    let mut zero_points = q.zero_points.clone();
+                    mlir_sys::mlirUniformQuantizedPerAxisTypeGet(
+                        flags,
+                        storage_type,
+                        expressed,
+                        scales.len() as isize,
+                        scales.as_mut_ptr(),
+                        zero_points.as_mut_ptr(),
+                        axis as i32,
+                        min,
+                        max,
+                    )
+                }
+            }
+        };
+        // SAFETY: `element` is a valid type.
+        let element = unsafe { Type::from_raw(element) };
+        let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+        RankedTensorType::new(&dims, element, None).into()
     }
 
     /// The static shape of a value built so far.

@@ -413,7 +413,7 @@ pub fn import_model_with_progress<'c>(
                 ))
             })?;
             let label = format!("output '{}'", output.name());
-            let value = {
+            let (value, r#type) = {
                 let node = NodeProto {
                     name: Some(label.clone()),
                     ..Default::default()
@@ -427,10 +427,20 @@ pub fn import_model_with_progress<'c>(
                     env: &mut env,
                     resources: &mut resources,
                 };
-                cx.materialize(&slot).map_err(ImportError::Model)?
+                match (&slot.quantization, slot.value) {
+                    // A quantized output is returned as is, with its !quant type.
+                    (Some(q), Some(value)) => (
+                        value,
+                        cx.quantized_tensor_type(&slot.shape, slot.element, q),
+                    ),
+                    _ => (
+                        cx.materialize(&slot).map_err(ImportError::Model)?,
+                        tensor_type(&slot.shape, slot.element),
+                    ),
+                }
             };
             values.push(value);
-            types.push(tensor_type(&slot.shape, slot.element));
+            types.push(r#type);
         }
         block.append_operation(func::r#return(&values, location));
         let function_type = FunctionType::new(context, &argument_types, &types);

@@ -128,6 +128,23 @@ def main():
         m = cnn()
     elif kind == "encoder":
         m = encoder()
+    elif kind == "qdq":
+        # onnxruntime-quantizer style: activations through Q/DQ, int8 weights with
+        # per-channel DequantizeLinear, and a uint8 image input dequantized directly.
+        scale = numpy_helper.from_array(np.array(0.05, dtype=np.float32), "s")
+        zp = numpy_helper.from_array(np.array(128, dtype=np.uint8), "zp")
+        wq = numpy_helper.from_array(np.array([[1, -2], [3, 4], [-5, 6]], dtype=np.int8), "wq")
+        ws = numpy_helper.from_array(np.array([0.5, 0.25], dtype=np.float32), "ws")
+        wz = numpy_helper.from_array(np.array([0, 0], dtype=np.int8), "wz")
+        nodes = [
+            helper.make_node("DequantizeLinear", ["img", "s", "zp"], ["x"], name="dq_input"),
+            helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["xq"], name="q_act"),
+            helper.make_node("DequantizeLinear", ["xq", "s", "zp"], ["xd"], name="dq_act"),
+            helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["w"], name="dq_weights", axis=1),
+            helper.make_node("MatMul", ["xd", "w"], ["y"], name="mm"),
+        ]
+        m = model(nodes, [value("img", TensorProto.UINT8, [2, 3])], [value("y", TensorProto.FLOAT, [2, 2])],
+                  [scale, zp, wq, ws, wz], opset=19)
     elif kind == "unsupported":
         m = model([helper.make_node("Mod", ["x", "x"], ["y"], name="mod1"),
                    helper.make_node("Trilu", ["y"], ["z"], name="tri"),

@@ -5,6 +5,7 @@
 mod broadcast;
 mod elementwise;
 mod nn;
+mod quantization;
 mod reduce;
 mod shape;
 
@@ -75,6 +76,9 @@ const TABLE: &[(&str, Convert)] = &[
     ("MatMul", nn::matmul),
     ("MaxPool", nn::max_pool),
     ("Softmax", nn::softmax),
+    // quantization (QDQ)
+    ("DequantizeLinear", quantization::dequantize_linear),
+    ("QuantizeLinear", quantization::quantize_linear),
     // reductions
     ("ArgMax", reduce::arg_max),
     ("ArgMin", reduce::arg_min),

@@ -1,0 +1,156 @@
+//! ONNX QDQ (QuantizeLinear / DequantizeLinear, as onnxruntime's quantizer writes them)
+//! into `glow.quant` ops on `!quant.uniform` tensors. Quantized constants feeding
+//! DequantizeLinear (int8 weights) are dequantized at import time; a runtime integer
+//! tensor is reinterpreted with `quant.scast`.
+
+use crate::{
+    builder::{normalize_axis, Converted, NodeContext, Quantization, Slot},
+    element::Element,
+    tensor::TensorData,
+};
+use glow_dialects::ods::glow_quant;
+use melior::ir::{operation::OperationBuilder, Value};
+use std::rc::Rc;
+
+/// The quantization parameters given by a Q/DQ node's scale and zero-point inputs.
+fn parameters(
+    cx: &NodeContext,
+    shape: &[i64],
+    storage_default: Element,
+) -> Result<(Quantization, Element), String> {
+    if cx.attr_i("block_size", 0) > 0 {
+        return Err("blocked quantization (block_size) is not supported".into());
+    }
+    let scale = cx.constant_input(1, "scale")?;
+    if !scale.element.is_float() {
+        return Err(format!("scale of type {:?}", scale.element));
+    }
+    let scales = scale.to_f64s();
+    let (zero_points, storage) = if cx.has_input(2) {
+        let zp = cx.constant_input(2, "zero point")?;
+        (zp.to_i64s(), zp.element)
+    } else {
+        let storage = match cx.attr_i("output_dtype", 0) as i32 {
+            0 => storage_default,
+            code => Element::from_onnx(code)
+                .ok_or_else(|| format!("output_dtype {}", Element::onnx_name(code)))?,
+        };
+        (vec![0; scales.len()], storage)
+    };
+    if !matches!(storage, Element::I8 | Element::U8) {
+        return Err(format!(
+            "quantization to {storage:?} is not supported (only int8 and uint8)"
+        ));
+    }
+    if zero_points.len() != scales.len() || scales.is_empty() {
+        return Err(format!(
+            "{} scales but {} zero points",
+            scales.len(),
+            zero_points.len()
+        ));
+    }
+    let axis = if scales.len() > 1 || !scale.dims.is_empty() && scale.dims[0] > 1 {
+        let axis = normalize_axis(cx.attr_i("axis", 1), shape.len())?;
+        if shape[axis] as usize != scales.len() {
+            return Err(format!(
+                "{} scales for dimension {axis} of {shape:?}",
+                scales.len()
+            ));
+        }
+        Some(axis)
+    } else {
+        None
+    };
+    Ok((
+        Quantization {
+            scales,
+            zero_points,
+            axis,
+            expressed: scale.element,
+        },
+        storage,
+    ))
+}
+
+pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let (quantization, storage) = parameters(cx, &x.shape, Element::U8)?;
+    if x.element != quantization.expressed {
+        return Err(format!(
+            "input {:?} but scale {:?}",
+            x.element, quantization.expressed
+        ));
+    }
+    let input = cx.value(0)?;
+    let r#type = cx.quantized_tensor_type(&x.shape, storage, &quantization);
+    let out = cx.emit(glow_quant::quantize(cx.context, r#type, input, cx.location).into());
+    let mut slot = Slot::value(out, x.shape, storage);
+    slot.quantization = Some(Rc::new(quantization));
+    Ok(vec![slot])
+}
+
+pub fn dequantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let (quantization, storage) = parameters(cx, &x.shape, x.element)?;
+    let expressed = quantization.expressed;
+    if storage != x.element {
+        return Err(format!("zero point {storage:?} but input {:?}", x.element));
+    }
+    // int8 weights: dequantize now.
+    if let Some(data) = &x.constant {
+        let values = data.to_i64s();
+        let inner: usize = match quantization.axis {
+            Some(axis) => x.shape[axis + 1..].iter().product::<i64>() as usize,
+            None => 1,
+        };
+        let channels = quantization.scales.len();
+        let floats: Vec<f64> = values
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let c = if quantization.axis.is_some() {
+                    (i / inner) % channels
+                } else {
+                    0
+                };
+                (q - quantization.zero_points[c]) as f64 * quantization.scales[c]
+            })
+            .collect();
+        return Ok(vec![Slot::constant(TensorData::from_f64s(
+            expressed,
+            x.shape.clone(),
+            &floats,
+        ))]);
+    }
+    let quantized_type = cx.quantized_tensor_type(&x.shape, storage, &quantization);
+    let value: Value = match (&x.quantization, x.value) {
+        (Some(given), Some(value)) if **given == quantization => value,
+        (Some(_), Some(value)) => {
+            cx.emit(glow_quant::rescale(cx.context, quantized_type, value, cx.location).into())
+        }
+        (None, _) => {
+            // A runtime integer tensor: reinterpret its storage as quantized values
+            // (quant.scast takes signless storage, so ui8 is bitcast to i8 first).
+            let mut storage_value = cx.value(0)?;
+            if storage == Element::U8 {
+                let signless = cx.tensor_type(&x.shape, Element::I8);
+                let bitcast = OperationBuilder::new("tensor.bitcast", cx.location)
+                    .add_operands(&[storage_value])
+                    .add_results(&[signless])
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                storage_value = cx.emit(bitcast);
+            }
+            let cast = OperationBuilder::new("quant.scast", cx.location)
+                .add_operands(&[storage_value])
+                .add_results(&[quantized_type])
+                .build()
+                .map_err(|e| e.to_string())?;
+            cx.emit(cast)
+        }
+        (Some(_), None) => return Err("quantized input has no value".into()),
+    };
+    let float_type = cx.tensor_type(&x.shape, expressed);
+    let out = cx.emit(glow_quant::dequantize(cx.context, float_type, value, cx.location).into());
+    Ok(vec![Slot::value(out, x.shape, expressed)])
+}
