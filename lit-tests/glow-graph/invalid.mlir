@@ -624,3 +624,91 @@ func.func @instance_norm_epsilon(%x: tensor<1x4x2x2xf32>, %v: tensor<4xf32>) {
   %0 = glow.graph.instance_norm %x, %v, %v epsilon -1.0 : tensor<1x4x2x2xf32>, tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @gather_elements_rank(%x: tensor<3x4xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{indices 'tensor<3xi64>' must have the rank of 'tensor<3x4xf32>'}}
+  %0 = glow.graph.gather_elements %x, %i axis 0 : tensor<3x4xf32>, tensor<3xi64> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_extent(%x: tensor<3x4xf32>, %i: tensor<3x5xi64>) {
+  // expected-error @+1 {{indices 'tensor<3x5xi64>' exceed 'tensor<3x4xf32>' in dimension 1}}
+  %0 = glow.graph.gather_elements %x, %i axis 0 : tensor<3x4xf32>, tensor<3x5xi64> -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_result(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>) {
+  // expected-error @+1 {{result must be 'tensor<3x2xf32>', got 'tensor<3x4xf32>'}}
+  %0 = "glow.graph.gather_elements"(%x, %i) <{axis = 1 : i64}> : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_updates(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x3xf32>) {
+  // expected-error @+1 {{updates must be 'tensor<3x2xf32>', got 'tensor<3x3xf32>'}}
+  %0 = glow.graph.scatter_elements %x, %i, %u axis 1 : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32>) {
+  // expected-error @+1 {{'reduction' must be none, add, mul, max or min, got 'mean'}}
+  %0 = glow.graph.scatter_elements %x, %i, %u axis 1 reduction "mean" : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @top_k_k(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'k' 5 must be between 0 and 4}}
+  %0:2 = glow.graph.top_k %x k 5 axis 1 : tensor<3x4xf32> -> tensor<3x5xf32>, tensor<3x5xi64>
+  return
+}
+
+// -----
+
+func.func @top_k_axis(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'axis' 2 is out of range for rank 2}}
+  %0:2 = glow.graph.top_k %x k 1 axis 2 : tensor<3x4xf32> -> tensor<3x1xf32>, tensor<3x1xi64>
+  return
+}
+
+// -----
+
+func.func @resize_rank(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{result 'tensor<3x16x16xf32>' must have the rank and element type of 'tensor<1x3x8x8xf32>'}}
+  %0 = glow.graph.resize %x mode "nearest" coordinates "asymmetric" : tensor<1x3x8x8xf32> -> tensor<3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_mode(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'mode' must be nearest or linear, got 'cubic'}}
+  %0 = glow.graph.resize %x mode "cubic" coordinates "asymmetric" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_coordinates(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'coordinates' must be half_pixel, asymmetric or align_corners, got 'tf_crop_and_resize'}}
+  %0 = glow.graph.resize %x mode "linear" coordinates "tf_crop_and_resize" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_empty(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{dimension 2 is empty}}
+  %0 = glow.graph.resize %x mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x0x16xf32>
+  return
+}

@@ -63,3 +63,16 @@ func.func @channel_norms(%x: tensor<1x64x8x8xf32>, %v: tensor<64xf32>) -> (tenso
   %1 = glow.graph.instance_norm %x, %v, %v : tensor<1x64x8x8xf32>, tensor<64xf32>
   return %0, %1 : tensor<1x64x8x8xf32>, tensor<1x64x8x8xf32>
 }
+
+// CHECK-LABEL: func.func @indexing
+func.func @indexing(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32>, %img: tensor<1x3x8x8xf32>) -> (tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>) {
+  // CHECK: glow.graph.gather_elements %{{.*}}, %{{.*}} axis 1 : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
+  %0 = glow.graph.gather_elements %x, %i axis 1 : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
+  // CHECK: glow.graph.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} axis 1 reduction "add" : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>
+  %1 = glow.graph.scatter_elements %x, %i, %u axis 1 reduction "add" : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>
+  // CHECK: glow.graph.top_k %{{.*}} k 2 axis 1 smallest : tensor<3x4xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  %2:2 = glow.graph.top_k %x k 2 axis 1 smallest : tensor<3x4xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  // CHECK: glow.graph.resize %{{.*}} mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  %3 = glow.graph.resize %img mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return %0, %1, %2#0, %2#1, %3 : tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>
+}

@@ -915,5 +915,92 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 }
 LogicalResult GatherOp::verify() { return verifyInference(*this); }
 
+//===----------------------------------------------------------------------===//
+// gather_elements / scatter_elements / top_k / resize
+//===----------------------------------------------------------------------===//
+
+/// `indices` of the data's rank, no larger than `data` outside `axis`.
+static LogicalResult checkElementIndices(Operation *op, RankedTensorType data,
+                                         RankedTensorType indices, int64_t axis) {
+  if (failed(checkAxis(op, "axis", axis, data.getRank())))
+    return failure();
+  if (indices.getRank() != data.getRank())
+    return op->emitOpError("indices ") << indices << " must have the rank of " << data;
+  int64_t a = axis < 0 ? axis + data.getRank() : axis;
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != a && indices.getDimSize(d) > data.getDimSize(d))
+      return op->emitOpError("indices ")
+             << indices << " exceed " << data << " in dimension " << d;
+  return success();
+}
+
+LogicalResult GatherElementsOp::verify() {
+  auto data = tensorOf(getData()), indices = tensorOf(getIndices());
+  if (failed(checkElementIndices(*this, data, indices, getAxis())))
+    return failure();
+  auto result = getType();
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != data.getElementType())
+    return emitOpError("result must be ")
+           << RankedTensorType::get(indices.getShape(), data.getElementType()) << ", got "
+           << result;
+  return success();
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  auto data = tensorOf(getData()), indices = tensorOf(getIndices());
+  auto updates = tensorOf(getUpdates());
+  if (failed(checkElementIndices(*this, data, indices, getAxis())))
+    return failure();
+  if (updates.getShape() != indices.getShape() ||
+      updates.getElementType() != data.getElementType())
+    return emitOpError("updates must be ")
+           << RankedTensorType::get(indices.getShape(), data.getElementType()) << ", got "
+           << updates;
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, getReduction()))
+    return emitOpError("'reduction' must be none, add, mul, max or min, got '")
+           << getReduction() << "'";
+  return success();
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  if (!adaptor.getAxisAttr() || !adaptor.getKAttr())
+    return emitOptionalError(loc, "requires attributes 'k' and 'axis'");
+  int64_t rank = input.getRank(), axis = adaptor.getAxis(), k = adaptor.getK();
+  if (axis < -rank || axis >= rank)
+    return emitOptionalError(loc, "'axis' ", axis, " is out of range for rank ", rank);
+  if (axis < 0)
+    axis += rank;
+  if (k < 0 || k > input.getDimSize(axis))
+    return emitOptionalError(loc, "'k' ", k, " must be between 0 and ",
+                             input.getDimSize(axis));
+  SmallVector<int64_t> shape(input.getShape());
+  shape[axis] = k;
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  types.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  return success();
+}
+LogicalResult TopKOp::verify() { return verifyInference(*this); }
+
+LogicalResult ResizeOp::verify() {
+  auto input = tensorOf(getInput());
+  auto result = getType();
+  if (input.getRank() != result.getRank() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError("result ") << result << " must have the rank and element type of "
+                                  << input;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (input.getDimSize(d) == 0 || result.getDimSize(d) == 0)
+      return emitOpError("dimension ") << d << " is empty";
+  if (!llvm::is_contained({"nearest", "linear"}, getMode()))
+    return emitOpError("'mode' must be nearest or linear, got '") << getMode() << "'";
+  if (!llvm::is_contained({"half_pixel", "asymmetric", "align_corners"}, getCoordinates()))
+    return emitOpError("'coordinates' must be half_pixel, asymmetric or align_corners, got '")
+           << getCoordinates() << "'";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "glow/Graph/GraphOps.cpp.inc"

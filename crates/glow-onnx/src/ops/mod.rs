@@ -4,6 +4,7 @@
 
 mod broadcast;
 mod elementwise;
+mod indexing;
 mod nn;
 mod quantization;
 mod reduce;
@@ -79,6 +80,12 @@ const TABLE: &[(&str, Convert)] = &[
     // quantization (QDQ)
     ("DequantizeLinear", quantization::dequantize_linear),
     ("QuantizeLinear", quantization::quantize_linear),
+    // indexing and resampling
+    ("GatherElements", indexing::gather_elements),
+    ("Resize", indexing::resize),
+    ("Scatter", indexing::scatter_elements),
+    ("ScatterElements", indexing::scatter_elements),
+    ("TopK", indexing::top_k),
     // reductions
     ("ArgMax", reduce::arg_max),
     ("ArgMin", reduce::arg_min),

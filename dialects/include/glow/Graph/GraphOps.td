@@ -717,4 +717,83 @@ def Glow_GatherOp : Glow_Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def Glow_GatherElementsOp : Glow_Graph_Op<"gather_elements", [Pure]> {
+  let summary = "result[i] = data[i with dimension `axis` replaced by indices[i]] (Glow's GatherElements)";
+  let description = [{
+    `indices` has the data's rank and, except along `axis`, dimensions no larger
+    than the data's; the result has the indices' shape.
+
+    ```mlir
+    %y = glow.graph.gather_elements %x, %i axis 1 : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices, I64Attr:$axis);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `axis` $axis attr-dict `:` type($data) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_ScatterElementsOp : Glow_Graph_Op<"scatter_elements", [Pure,
+    AllTypesMatch<["data", "result"]>]> {
+  let summary = "data with updates written at indices along `axis` (Glow's ScatterData, ONNX ScatterElements)";
+  let description = [{
+    `indices` and `updates` have one shape, of the data's rank; `reduction` is
+    none, add, mul, max or min (ONNX's attribute).
+
+    ```mlir
+    %y = glow.graph.scatter_elements %x, %i, %u axis 0 reduction "add"
+        : tensor<3x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,
+                       Glow_Tensor:$updates, I64Attr:$axis,
+                       DefaultValuedStrAttr<StrAttr, "none">:$reduction);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates `axis` $axis (`reduction` $reduction^)? attr-dict
+    `:` type($data) `,` type($indices) `,` type($updates)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_TopKOp : Glow_Graph_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
+  let summary = "the k largest (or smallest) elements along `axis` and their indices (Glow's TopK)";
+  let description = [{
+    ```mlir
+    %v, %i = glow.graph.top_k %x k 5 axis 1 : tensor<1x1000xf32> -> tensor<1x5xf32>, tensor<1x5xi64>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, I64Attr:$k, I64Attr:$axis,
+                       UnitAttr:$smallest);
+  let results = (outs Glow_NumericTensor:$values, StaticShapeTensorOf<[I64]>:$indices);
+  let assemblyFormat = [{
+    $input `k` $k `axis` $axis (`smallest` $smallest^)? attr-dict `:` type($input) `->`
+    type($values) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Glow_ResizeOp : Glow_Graph_Op<"resize", [Pure]> {
+  let summary = "nearest or (bi)linear resampling to the result's shape (Glow's ResizeNearest/ResizeBilinear)";
+  let description = [{
+    Output coordinate o maps to input coordinate (o + 0.5) / scale - 0.5
+    (`half_pixel`), o / scale (`asymmetric`) or o * (in - 1) / (out - 1)
+    (`align_corners`), scale = out / in per dimension; `nearest` rounds it with
+    ONNX's `round_prefer_floor` rule (half_pixel) or floors it (asymmetric).
+
+    ```mlir
+    %y = glow.graph.resize %x mode "linear" coordinates "half_pixel"
+        : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input, StrAttr:$mode, StrAttr:$coordinates);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `mode` $mode `coordinates` $coordinates attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // GLOW_GRAPH_OPS
