@@ -83,13 +83,12 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let mode = cx.attr_s("mode", "nearest");
     let coordinates = cx.attr_s("coordinate_transformation_mode", "half_pixel");
     let nearest = cx.attr_s("nearest_mode", "round_prefer_floor");
-    let supported = match (mode.as_str(), coordinates.as_str(), nearest.as_str()) {
-        ("nearest", "half_pixel", "round_prefer_floor") | ("nearest", "asymmetric", "floor") => {
-            true
-        }
-        ("linear", "half_pixel" | "asymmetric" | "align_corners", _) => true,
-        _ => false,
-    };
+    let supported = matches!(
+        (mode.as_str(), coordinates.as_str(), nearest.as_str()),
+        ("nearest", "half_pixel", "round_prefer_floor")
+            | ("nearest", "asymmetric", "floor")
+            | ("linear", "half_pixel" | "asymmetric" | "align_corners", _)
+    );
     if !supported {
         return Err(format!(
             "mode '{mode}' with coordinate_transformation_mode '{coordinates}' and nearest_mode '{nearest}' is not supported"
