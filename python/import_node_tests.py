@@ -9,7 +9,8 @@ Also imports the real architectures the wheel ships with constant weights
 A case is in scope when its opset is supported and every node of its graph has a
 supported op type; its graph inputs are pinned to the shapes of its first data set (as
 a user would with --input-shape). A case counts as imported when glow-import exits 0
-(its output verified). A case that fails with glow-import's own word that a feature is
+(its output verified) and the function's result shapes equal the shapes of the case's
+expected outputs. A case that fails with glow-import's own word that a feature is
 not supported (a parameter given as a runtime input where Glow's static shapes need a
 constant, a training-only output, ...) is listed as such; any other failure is a bug,
 and makes the script exit 1.
@@ -28,7 +29,8 @@ import onnx_node_cases
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# glow-import's messages for features it declines (as opposed to bugs).
+# glow-import's messages for features it declines (as opposed to bugs). A result
+# shape that differs from the case's expected output counts as a bug.
 UNSUPPORTED_FEATURE = re.compile(
     r"must be a constant or computable from static shapes|is not supported|"
     r"are not supported|unsupported element type|supported for float32 inputs only")
@@ -66,6 +68,29 @@ def is_integer(model, name):
 NEEDS_CONSTANT = re.compile(r"\(input #\d+, '([^']*)'\) must be a constant")
 
 
+SIGNATURE = re.compile(r"^\s*func\.func @main\(.*\) -> (.*) \{$", re.M)
+TENSOR = re.compile(r"tensor<([^>]*)>")
+
+
+def check_output_shapes(folder, text):
+    """None if the imported function's result shapes equal the case's expected
+    outputs, else a message naming the first mismatch."""
+    signature = SIGNATURE.search(text)
+    if not signature:
+        return "no func.func @main in the output"
+    results = TENSOR.findall(signature.group(1))
+    for i, spec in enumerate(results):
+        path = folder / "test_data_set_0" / f"output_{i}.pb"
+        if not path.exists():
+            continue
+        tensor = onnx.TensorProto()
+        tensor.ParseFromString(path.read_bytes())
+        dims = [int(d) for d in spec.split("x")[:-1]] if "x" in spec else []
+        if dims != list(tensor.dims):
+            return f"output {i} has shape {dims}, expected {list(tensor.dims)}"
+    return None
+
+
 def run_case(glow_import, folder):
     """(imported, first error line, frozen inputs): pins input shapes; when a shape
     parameter arrives as a runtime input, freezes it to the case's data and retries
@@ -80,10 +105,13 @@ def run_case(glow_import, folder):
                 command += ["--freeze-input", f"{name}={path}"]
             else:
                 command += ["--input-shape", f"{name}={'x'.join(map(str, dims))}"]
-        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, timeout=300)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
         lines = result.stderr.strip().splitlines()
         message = lines[0] if lines else f"exit code {result.returncode}"
+        if result.returncode == 0:
+            mismatch = check_output_shapes(folder, result.stdout)
+            if mismatch:
+                return False, mismatch, frozen
         needed = NEEDS_CONSTANT.search(message)
         if result.returncode != 0 and needed:
             name = needed.group(1)

@@ -712,3 +712,27 @@ func.func @resize_empty(%x: tensor<1x3x8x8xf32>) {
   %0 = glow.graph.resize %x mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x0x16xf32>
   return
 }
+
+// -----
+
+func.func @conv_transpose_filter(%x: tensor<1x8x4x4xf32>, %w: tensor<4x4x3x3xf32>) {
+  // expected-error @+1 {{filter 'tensor<4x4x3x3xf32>' must have one slice per input channel (8)}}
+  %0 = glow.graph.conv_transpose2d %x, %w : (tensor<1x8x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+1 {{'output_padding' must not be negative, got [-1, 0]}}
+  %0 = glow.graph.conv_transpose2d %x, %w output_padding [-1, 0] : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x5x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_no_output(%x: tensor<1x8x1x1xf32>, %w: tensor<8x4x1x1xf32>) {
+  // expected-error @+1 {{the padding leaves no output in dimension 2}}
+  %0 = glow.graph.conv_transpose2d %x, %w pads [1, 0, 1, 0] : (tensor<1x8x1x1xf32>, tensor<8x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  return
+}

@@ -133,3 +133,12 @@ func.func @unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xi1> {
   %2 = glow.graph.splat 255 : tensor<4xui8>
   return %1 : tensor<4xi1>
 }
+
+// CHECK-LABEL: func.func @conv_transpose
+func.func @conv_transpose(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<4xf32>, %g: tensor<8x2x3x3xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x8x6x6xf32>) {
+  // CHECK: glow.graph.conv_transpose2d %{{.*}}, %{{.*}}, %{{.*}} strides [2, 2] pads [1, 1, 1, 1] output_padding [1, 1] : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %0 = glow.graph.conv_transpose2d %x, %w, %b strides [2, 2] pads [1, 1, 1, 1] output_padding [1, 1] : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  // CHECK: glow.graph.conv_transpose2d %{{.*}}, %{{.*}} group 4 : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %1 = glow.graph.conv_transpose2d %x, %g group 4 : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0, %1 : tensor<1x4x8x8xf32>, tensor<1x8x6x6xf32>
+}

@@ -267,6 +267,64 @@ LogicalResult Conv2DOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// conv_transpose2d
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                  Adaptor adaptor,
+                                                  SmallVectorImpl<Type> &types) {
+  auto input = tensorOf(adaptor.getInput());
+  auto filter = tensorOf(adaptor.getFilter());
+  if (failed(checkRank(loc, "input", input, 4)) ||
+      failed(checkRank(loc, "filter", filter, 4)))
+    return failure();
+  ArrayRef<int64_t> kernel = filter.getShape().drop_front(2);
+  Window window{kernel, orDefault(adaptor.getStridesAttr(), kUnitPair),
+                orDefault(adaptor.getPadsAttr(), kNoPads),
+                orDefault(adaptor.getDilationsAttr(), kUnitPair)};
+  ArrayRef<int64_t> outputPadding = orDefault(adaptor.getOutputPaddingAttr(), kZeroPair);
+  if (failed(window.check(loc)) ||
+      failed(checkCount(loc, "output_padding", outputPadding, 2)) ||
+      failed(checkNonNegative(loc, "output_padding", outputPadding)))
+    return failure();
+  int64_t group = adaptor.getGroupAttr() ? adaptor.getGroup() : 1;
+  if (group < 1)
+    return emitOptionalError(loc, "'group' must be positive, got ", group);
+  SmallVector<int64_t> shape{input.getDimSize(0), filter.getDimSize(1) * group};
+  for (int d = 0; d < 2; ++d) {
+    int64_t extent = window.strides[d] * (input.getDimSize(2 + d) - 1) + outputPadding[d] +
+                     window.dilations[d] * (kernel[d] - 1) + 1 - window.pads[d] -
+                     window.pads[d + 2];
+    if (extent < 1)
+      return emitOptionalError(loc, "the padding leaves no output in dimension ", 2 + d);
+    shape.push_back(extent);
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ConvTranspose2DOp::verify() {
+  if (failed(verifyInference(*this)))
+    return failure();
+  auto input = tensorOf(getInput()), filter = tensorOf(getFilter());
+  int64_t group = getGroup();
+  if (filter.getDimSize(0) != input.getDimSize(1))
+    return emitOpError("filter ") << filter << " must have one slice per input channel ("
+                                  << input.getDimSize(1) << ")";
+  if (input.getDimSize(1) % group != 0)
+    return emitOpError("'group' ") << group << " must divide the input channels ("
+                                   << input.getDimSize(1) << ")";
+  if (filter.getElementType() != input.getElementType())
+    return emitOpError("filter element type ")
+           << filter.getElementType() << " does not match input element type "
+           << input.getElementType();
+  if (getBias() && failed(checkVector(*this, "bias", getBias(), getType().getDimSize(1),
+                                      input.getElementType())))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // pooling
 //===----------------------------------------------------------------------===//
 

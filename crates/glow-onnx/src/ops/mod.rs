@@ -66,6 +66,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("AveragePool", nn::average_pool),
     ("BatchNormalization", nn::batch_normalization),
     ("Conv", nn::conv),
+    ("ConvTranspose", nn::conv_transpose),
     ("Flatten", nn::flatten),
     ("Gemm", nn::gemm),
     ("GlobalAveragePool", nn::global_average_pool),

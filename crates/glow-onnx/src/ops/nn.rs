@@ -582,3 +582,97 @@ pub fn instance_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Conve
     let out = cx.emit(op.into());
     Ok(vec![Slot::value(out, x.shape, x.element)])
 }
+
+/// ConvTranspose (1-D and 2-D): explicit pads and output_padding, or output_shape /
+/// auto_pad resolved to them (ONNX's formulas).
+pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let w = cx.input(1)?;
+    let n = x.shape.len().saturating_sub(2);
+    if !(1..=2).contains(&n) || w.shape.len() != x.shape.len() {
+        return Err(format!(
+            "{n}-D transposed convolution is not supported (only 1-D and 2-D)"
+        ));
+    }
+    let kernel = cx
+        .attr_ints("kernel_shape")
+        .unwrap_or_else(|| w.shape[2..].to_vec());
+    let get = |name: &str, default: i64, count: usize| -> Result<Vec<i64>, String> {
+        match cx.attr_ints(name) {
+            Some(v) if v.len() == count => Ok(v),
+            Some(v) => Err(format!("'{name}' {v:?} must have {count} values")),
+            None => Ok(vec![default; count]),
+        }
+    };
+    let strides = get("strides", 1, n)?;
+    let dilations = get("dilations", 1, n)?;
+    let mut output_padding = get("output_padding", 0, n)?;
+    let mut pads = get("pads", 0, 2 * n)?;
+    let auto_pad = cx.attr_s("auto_pad", "NOTSET");
+    if let Some(output_shape) = cx.attr_ints("output_shape") {
+        let spatial = &output_shape[output_shape.len().saturating_sub(n)..];
+        for d in 0..n {
+            let total = strides[d] * (x.shape[2 + d] - 1)
+                + output_padding[d]
+                + dilations[d] * (kernel[d] - 1)
+                + 1
+                - spatial[d];
+            if total < 0 {
+                output_padding[d] -= total;
+                pads[d] = 0;
+                pads[d + n] = 0;
+            } else if auto_pad == "SAME_UPPER" {
+                pads[d] = total / 2;
+                pads[d + n] = total - total / 2;
+            } else {
+                pads[d] = total - total / 2;
+                pads[d + n] = total / 2;
+            }
+        }
+    } else if auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER" {
+        for d in 0..n {
+            let total = strides[d] * (x.shape[2 + d] - 1)
+                + output_padding[d]
+                + dilations[d] * (kernel[d] - 1)
+                + 1
+                - x.shape[2 + d] * strides[d];
+            let total = total.max(0);
+            let (small, large) = (total / 2, total - total / 2);
+            (pads[d], pads[d + n]) = if auto_pad == "SAME_UPPER" {
+                (small, large)
+            } else {
+                (large, small)
+            };
+        }
+    } else if auto_pad != "NOTSET" && auto_pad != "VALID" {
+        return Err(format!("unknown auto_pad '{auto_pad}'"));
+    }
+    let two = |v: &[i64], fill: i64| {
+        if n == 2 {
+            vec![v[0], v[1]]
+        } else {
+            vec![fill, v[0]]
+        }
+    };
+    let pads2 = if n == 2 {
+        pads.clone()
+    } else {
+        vec![0, pads[0], 0, pads[1]]
+    };
+    let input = as_2d(cx, &x)?;
+    let filter = as_2d(cx, &w)?;
+    let mut builder = glow_graph::ConvTranspose2DOperationBuilder::new(cx.context, cx.location)
+        .input(input)
+        .filter(filter)
+        .strides(cx.array_attr(&two(&strides, 1)))
+        .pads(cx.array_attr(&pads2))
+        .dilations(cx.array_attr(&two(&dilations, 1)))
+        .output_padding(cx.array_attr(&two(&output_padding, 0)))
+        .group(cx.i64_attr(cx.attr_i("group", 1)));
+    if cx.has_input(2) {
+        let bias = cx.value(2)?;
+        builder = builder.bias(bias);
+    }
+    let out = cx.emit(builder.build().into());
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}

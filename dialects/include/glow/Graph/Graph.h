@@ -14,6 +14,7 @@ namespace mlir::glow::graph {
 /// Attribute defaults shared by the ODS definitions and type inference.
 inline constexpr int64_t kUnitPair[] = {1, 1};
 inline constexpr int64_t kNoPads[] = {0, 0, 0, 0};
+inline constexpr int64_t kZeroPair[] = {0, 0};
 } // namespace mlir::glow::graph
 
 #include "glow/Graph/GraphDialect.h.inc"

@@ -96,6 +96,33 @@ def Glow_Conv2DOp : Glow_Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def Glow_ConvTranspose2DOp : Glow_Graph_Op<"conv_transpose2d", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D transposed convolution, NCHW input and C x F/group x KH x KW filter (Glow's ConvTranspose)";
+  let description = [{
+    The gradient of conv2d with the same geometry: OH = stride_h * (H - 1) +
+    output_padding_h + dilation_h * (KH - 1) + 1 - top - bottom (ONNX ConvTranspose).
+
+    ```mlir
+    %y = glow.graph.conv_transpose2d %x, %w, %b strides [2, 2] pads [1, 1, 1, 1]
+        output_padding [1, 1] : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>, tensor<4xf32>)
+        -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, Glow_NumericTensor:$filter,
+                       Optional<Glow_NumericTensor>:$bias,
+                       Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations,
+                       DefaultValuedAttr<DenseI64ArrayAttr,
+                           "::llvm::ArrayRef<int64_t>(::mlir::glow::graph::kZeroPair)">:$output_padding,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? (`strides` $strides^)? (`pads` $pads^)?
+    (`dilations` $dilations^)? (`output_padding` $output_padding^)? (`group` $group^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins)>
     : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
