@@ -36,7 +36,7 @@ fn keeping_every_node_changes_nothing() {
     let before = module.as_operation().to_string();
     run_pipeline(
         &mut module,
-        "builtin.module(func.func(glow-lower-nodes{keep=batch_norm,fully_connected}))",
+        "builtin.module(func.func(glow-lower-nodes{keep=batch_norm,fully_connected,relu}))",
     )
     .unwrap();
     assert_eq!(before, module.as_operation().to_string());
