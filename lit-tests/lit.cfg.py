@@ -16,3 +16,7 @@ config.environment["PATH"] = os.pathsep.join([glow_bin, llvm_bin, config.environ
 config.substitutions.append(("%glow_bin", glow_bin))
 # The project's venv Python (onnx, numpy) builds the models the importer tests use.
 config.substitutions.append(("%python", os.path.join(root, ".venv", "bin", "python")))
+# MLIR's runtime libraries for mlir-runner execution tests (printMemrefF32 ...).
+llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
+config.substitutions.append(("%runner_libs", ",".join(
+    os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))

@@ -8,13 +8,17 @@
 pub mod framework;
 pub mod graph_optimize;
 pub mod lower_nodes;
+pub mod to_linalg;
 
 pub use framework::{run_pipeline, PipelineError};
 use std::sync::Once;
 
 /// Every Glow pass, in the order `--list-passes` has no say over (it sorts by name).
-pub const GLOW_PASSES: &[&framework::PassDefinition] =
-    &[&graph_optimize::GRAPH_OPTIMIZE, &lower_nodes::LOWER_NODES];
+pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
+    &graph_optimize::GRAPH_OPTIMIZE,
+    &lower_nodes::LOWER_NODES,
+    &to_linalg::GRAPH_TO_LINALG,
+];
 
 /// Registers every Glow pass with MLIR's global pass registry (idempotent).
 pub fn register_glow_passes() {

@@ -1,0 +1,57 @@
+// Primitive glow.graph ops to linalg named ops on tensors.
+// RUN: glow-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(glow-graph-to-linalg))' | FileCheck %s
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: %[[A:.*]] = linalg.add ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<2x3xf32>) outs(%[[E]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: linalg.max ins(%[[A]], %{{.*}} : tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK: linalg.exp
+// CHECK-NOT: glow.graph
+func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = glow.graph.add %a, %b : tensor<2x3xf32>
+  %z = glow.graph.splat 0.0 : tensor<2x3xf32>
+  %1 = glow.graph.max %0, %z : tensor<2x3xf32>
+  %2 = glow.graph.exp %1 : tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @contractions
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%{{.*}} : tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[F]] : tensor<4x16xf32>)
+// CHECK: linalg.batch_matmul ins(%arg2, %arg3 : tensor<2x4x8xf32>, tensor<2x8x3xf32>)
+func.func @contractions(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<2x4x8xf32>, %d: tensor<2x8x3xf32>) -> (tensor<4x16xf32>, tensor<2x4x3xf32>) {
+  %0 = glow.graph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = glow.graph.batch_matmul %c, %d : (tensor<2x4x8xf32>, tensor<2x8x3xf32>) -> tensor<2x4x3xf32>
+  return %0, %1 : tensor<4x16xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
+// broadcast drops its size-1 broadcast dimensions with tensor.reshape, then
+// linalg.broadcast adds the missing ones; batched_add broadcasts its slice.
+// CHECK-LABEL: func.func @shapes
+// CHECK: linalg.transpose ins(%arg0 : tensor<2x3xf32>) outs(%{{.*}} : tensor<3x2xf32>) permutation = [1, 0]
+// CHECK: tensor.reshape %arg1(%{{.*}}) : (tensor<8x1xf32>, tensor<1xi64>) -> tensor<8xf32>
+// CHECK: linalg.broadcast ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x4xf32>) dimensions = [0, 2]
+// CHECK: tensor.reshape %arg0(%{{.*}}) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<6xf32>
+// CHECK: %[[S:.*]] = linalg.broadcast ins(%arg2 : tensor<3xf32>) outs(%{{.*}} : tensor<2x3xf32>) dimensions = [0]
+// CHECK: linalg.add ins(%arg0, %[[S]] : tensor<2x3xf32>, tensor<2x3xf32>)
+func.func @shapes(%x: tensor<2x3xf32>, %v: tensor<8x1xf32>, %b: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<2x8x4xf32>, tensor<6xf32>, tensor<2x3xf32>) {
+  %0 = glow.graph.transpose %x perm [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  %1 = glow.graph.broadcast %v axis 1 : tensor<8x1xf32> -> tensor<2x8x4xf32>
+  %2 = glow.graph.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
+  %3 = glow.graph.batched_add %x, %b : tensor<2x3xf32>, tensor<3xf32>
+  return %0, %1, %2, %3 : tensor<3x2xf32>, tensor<2x8x4xf32>, tensor<6xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// High-level nodes are reported, not left behind silently.
+func.func @unlowered(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{glow-graph-to-linalg: no conversion for 'glow.graph.conv2d' with these operand types yet (run glow-lower-nodes first for high-level nodes)}}
+  %0 = glow.graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}

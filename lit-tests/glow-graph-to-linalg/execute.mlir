@@ -1,0 +1,46 @@
+// End to end: glow.graph -> glow-lower-nodes -> glow-graph-to-linalg -> upstream
+// bufferization and lowering to the LLVM dialect -> executed by mlir-runner.
+// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-lower-nodes,glow-graph-to-linalg),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts)' -o %t.mlir
+// RUN: mlir-runner %t.mlir -e main -entry-point-result=void -shared-libs=%runner_libs | FileCheck %s
+
+// x·w + b = [[-0.5, 5], [5, -7.25]]; relu, transpose, sigmoid:
+// CHECK: sizes = [2, 2]
+// CHECK-NEXT: {{\[}}[0.5, 0.993307],
+// CHECK-NEXT: [0.993307, 0.5]]
+func.func @graph(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>) -> tensor<2x2xf32> {
+  %y = glow.graph.fully_connected %x, %w, %b : (tensor<2x3xf32>, tensor<3x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %r = glow.graph.relu %y : tensor<2x2xf32>
+  %t = glow.graph.transpose %r perm [1, 0] : tensor<2x2xf32> -> tensor<2x2xf32>
+  %s = glow.graph.sigmoid %t : tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}
+
+// batch_norm with constant statistics (lowered, folded, converted):
+// CHECK: sizes = [1, 2, 1, 2]
+// CHECK-NEXT: {{\[\[\[}}[1, 3]],
+// CHECK-NEXT: {{\[\[}}8, 12]]]]
+func.func @normalized(%x: tensor<1x2x1x2xf32>) -> tensor<1x2x1x2xf32> {
+  %scale = glow.graph.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %shift = glow.graph.constant dense<[-1.0, 0.0]> : tensor<2xf32>
+  %zero = glow.graph.splat 0.0 : tensor<2xf32>
+  %one = glow.graph.splat 0.99999 : tensor<2xf32>
+  %y = glow.graph.batch_norm %x, %scale, %shift, %zero, %one : tensor<1x2x1x2xf32>, tensor<2xf32>
+  return %y : tensor<1x2x1x2xf32>
+}
+
+func.func @main() {
+  %x = arith.constant dense<[[1.0, 2.0, 3.0], [-4.0, 5.0, -6.0]]> : tensor<2x3xf32>
+  %w = arith.constant dense<[[1.0, -1.0], [0.5, 0.25], [-1.0, 2.0]]> : tensor<3x2xf32>
+  %b = arith.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %r = call @graph(%x, %w, %b) : (tensor<2x3xf32>, tensor<3x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %u = tensor.cast %r : tensor<2x2xf32> to tensor<*xf32>
+  %m = bufferization.to_buffer %u : tensor<*xf32> to memref<*xf32>
+  call @printMemrefF32(%m) : (memref<*xf32>) -> ()
+  %n = arith.constant dense<[[[[1.0, 2.0]], [[2.0, 3.0]]]]> : tensor<1x2x1x2xf32>
+  %q = call @normalized(%n) : (tensor<1x2x1x2xf32>) -> tensor<1x2x1x2xf32>
+  %qu = tensor.cast %q : tensor<1x2x1x2xf32> to tensor<*xf32>
+  %qm = bufferization.to_buffer %qu : tensor<*xf32> to memref<*xf32>
+  call @printMemrefF32(%qm) : (memref<*xf32>) -> ()
+  return
+}
+func.func private @printMemrefF32(memref<*xf32>)

@@ -1,0 +1,134 @@
+//! Emitting upstream ops (linalg named ops, tensor, arith) at a rewriter's insertion
+//! point for the glow.graph -> linalg conversion.
+
+use melior::{
+    ir::{
+        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute},
+        operation::OperationBuilder,
+        operation::OperationLike,
+        r#type::{IntegerType, RankedTensorType},
+        Attribute, AttributeLike, Location, Operation, Region, Type, TypeLike, Value,
+    },
+    Context, RewriterBase,
+};
+
+/// Builds upstream ops before the op being converted.
+pub struct LinalgBuilder<'c, 'r, 'b> {
+    /// The context.
+    pub context: &'c Context,
+    /// The pattern's rewriter.
+    pub rewriter: &'r RewriterBase<'c, 'b>,
+    /// Location of the new ops.
+    pub location: Location<'c>,
+}
+
+impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
+    fn insert(&self, op: Operation<'c>) -> Value<'c, 'r> {
+        let inserted = self.rewriter.insert(op);
+        inserted.result(0).expect("the op has a result").into()
+    }
+
+    /// `tensor<shape x element>`.
+    pub fn tensor(&self, shape: &[i64], element: Type<'c>) -> Type<'c> {
+        let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+        RankedTensorType::new(&dims, element, None).into()
+    }
+
+    /// `arith.constant` of an elements attribute.
+    pub fn constant(&self, value: Attribute<'c>, r#type: Type<'c>) -> Value<'c, 'r> {
+        let op = OperationBuilder::new("arith.constant", self.location)
+            .add_attributes(&[(melior::ir::Identifier::new(self.context, "value"), value)])
+            .add_results(&[r#type])
+            .build()
+            .expect("valid arith.constant");
+        self.insert(op)
+    }
+
+    /// A constant tensor of `type` filled with the scalar attribute `scalar`.
+    pub fn splat(&self, r#type: Type<'c>, scalar: Attribute<'c>) -> Value<'c, 'r> {
+        // SAFETY: `type` is a shaped type whose element type is `scalar`'s type.
+        let attribute = unsafe {
+            Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(
+                r#type.to_raw(),
+                scalar.to_raw(),
+            ))
+        };
+        self.constant(attribute, r#type)
+    }
+
+    /// `tensor.empty` of `type` (the init operand of destination-passing ops).
+    pub fn empty(&self, r#type: Type<'c>) -> Value<'c, 'r> {
+        let op = OperationBuilder::new("tensor.empty", self.location)
+            .add_results(&[r#type])
+            .build()
+            .expect("valid tensor.empty");
+        self.insert(op)
+    }
+
+    /// A zero-filled tensor of `type` (accumulator of a contraction).
+    pub fn zeros(&self, r#type: Type<'c>, zero: Attribute<'c>) -> Value<'c, 'r> {
+        let init = self.empty(r#type);
+        let scalar = self.constant(zero, zero.r#type());
+        self.named("linalg.fill", &[scalar], init, r#type, &[])
+    }
+
+    /// A linalg named op `name` with `ins`, one init, and its body filled by MLIR.
+    pub fn named(
+        &self,
+        name: &str,
+        ins: &[Value<'c, '_>],
+        init: Value<'c, '_>,
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Value<'c, 'r> {
+        let mut operands: Vec<Value> = ins.to_vec();
+        operands.push(init);
+        // OpDSL ops (matmul, add, fill, ...) have ins/outs segments; the hand-written
+        // broadcast and transpose have exactly one of each.
+        let mut named: Vec<(melior::ir::Identifier, Attribute)> = Vec::new();
+        if !matches!(name, "linalg.broadcast" | "linalg.transpose") {
+            let segments = DenseI32ArrayAttribute::new(self.context, &[ins.len() as i32, 1]);
+            named.push((
+                melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
+                segments.into(),
+            ));
+        }
+        named.extend(
+            attributes
+                .iter()
+                .map(|(n, a)| (melior::ir::Identifier::new(self.context, n), *a)),
+        );
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(&operands)
+            .add_attributes(&named)
+            .add_results(&[result])
+            .add_regions([Region::new()])
+            .build()
+            .expect("valid linalg named op");
+        // SAFETY: `op` is a freshly built linalg structured op with an empty region.
+        unsafe { mlir_sys::mlirLinalgFillBuiltinNamedOpRegion(op.to_raw()) };
+        self.insert(op)
+    }
+
+    /// `tensor.reshape` of `input` to `shape`.
+    pub fn reshape(&self, input: Value<'c, '_>, shape: &[i64], element: Type<'c>) -> Value<'c, 'r> {
+        let index_type: Type = IntegerType::new(self.context, 64).into();
+        let shape_type = self.tensor(&[shape.len() as i64], index_type);
+        let bytes: Vec<u8> = shape.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let shape_value = self.constant(
+            glow_dialects::elements::dense_elements(shape_type, &bytes),
+            shape_type,
+        );
+        let op = OperationBuilder::new("tensor.reshape", self.location)
+            .add_operands(&[input, shape_value])
+            .add_results(&[self.tensor(shape, element)])
+            .build()
+            .expect("valid tensor.reshape");
+        self.insert(op)
+    }
+
+    /// A dense i64 array attribute.
+    pub fn array(&self, values: &[i64]) -> Attribute<'c> {
+        DenseI64ArrayAttribute::new(self.context, values).into()
+    }
+}
