@@ -28,6 +28,19 @@ func.func @normalized(%x: tensor<1x2x1x2xf32>) -> tensor<1x2x1x2xf32> {
   return %y : tensor<1x2x1x2xf32>
 }
 
+// softmax and layer_norm (lowered to reductions and elementwise ops):
+// CHECK: sizes = [2, 3]
+// CHECK-NEXT: {{\[}}[0.0900306, 0.244728, 0.665241],
+// CHECK-NEXT: [-1.22474, 0, 1.22474]]
+func.func @normalize_rows(%x: tensor<1x3xf32>, %y: tensor<1x3xf32>) -> tensor<2x3xf32> {
+  %s = glow.graph.softmax %x axis 1 : tensor<1x3xf32>
+  %g = glow.graph.splat 1.0 : tensor<3xf32>
+  %b = glow.graph.splat 0.0 : tensor<3xf32>
+  %l = glow.graph.layer_norm %y, %g, %b epsilon 0.0 : tensor<1x3xf32>, tensor<3xf32>
+  %c = glow.graph.concat %s, %l dim 0 : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  return %c : tensor<2x3xf32>
+}
+
 func.func @main() {
   %x = arith.constant dense<[[1.0, 2.0, 3.0], [-4.0, 5.0, -6.0]]> : tensor<2x3xf32>
   %w = arith.constant dense<[[1.0, -1.0], [0.5, 0.25], [-1.0, 2.0]]> : tensor<3x2xf32>
@@ -41,6 +54,12 @@ func.func @main() {
   %qu = tensor.cast %q : tensor<1x2x1x2xf32> to tensor<*xf32>
   %qm = bufferization.to_buffer %qu : tensor<*xf32> to memref<*xf32>
   call @printMemrefF32(%qm) : (memref<*xf32>) -> ()
+  %r1 = arith.constant dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>
+  %r2 = arith.constant dense<[[2.0, 4.0, 6.0]]> : tensor<1x3xf32>
+  %n2 = call @normalize_rows(%r1, %r2) : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %nu = tensor.cast %n2 : tensor<2x3xf32> to tensor<*xf32>
+  %nm = bufferization.to_buffer %nu : tensor<*xf32> to memref<*xf32>
+  call @printMemrefF32(%nm) : (memref<*xf32>) -> ()
   return
 }
 func.func private @printMemrefF32(memref<*xf32>)

@@ -7,7 +7,8 @@ use melior::{
         operation::OperationBuilder,
         operation::OperationLike,
         r#type::{IntegerType, RankedTensorType},
-        Attribute, AttributeLike, Location, Operation, Region, Type, TypeLike, Value,
+        Attribute, AttributeLike, BlockLike, Location, Operation, Region, RegionLike, Type,
+        TypeLike, Value,
     },
     Context, RewriterBase,
 };
@@ -107,6 +108,51 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
             .expect("valid linalg named op");
         // SAFETY: `op` is a freshly built linalg structured op with an empty region.
         unsafe { mlir_sys::mlirLinalgFillBuiltinNamedOpRegion(op.to_raw()) };
+        self.insert(op)
+    }
+
+    /// `linalg.reduce` of `input` over `dimensions` into `init`, combining elements with
+    /// the arith op `combiner` (e.g. `arith.addf`).
+    pub fn reduce(
+        &self,
+        input: Value<'c, '_>,
+        init: Value<'c, '_>,
+        result: Type<'c>,
+        dimensions: &[i64],
+        combiner: &str,
+        element: Type<'c>,
+    ) -> Value<'c, 'r> {
+        let block = melior::ir::Block::new(&[(element, self.location), (element, self.location)]);
+        let (a, b) = (
+            block.argument(0).expect("two arguments"),
+            block.argument(1).expect("two arguments"),
+        );
+        let combined = block.append_operation(
+            OperationBuilder::new(combiner, self.location)
+                .add_operands(&[a.into(), b.into()])
+                .add_results(&[element])
+                .build()
+                .expect("valid combiner"),
+        );
+        let combined = combined.result(0).expect("one result");
+        block.append_operation(
+            OperationBuilder::new("linalg.yield", self.location)
+                .add_operands(&[combined.into()])
+                .build()
+                .expect("valid linalg.yield"),
+        );
+        let region = Region::new();
+        region.append_block(block);
+        let op = OperationBuilder::new("linalg.reduce", self.location)
+            .add_operands(&[input, init])
+            .add_attributes(&[(
+                melior::ir::Identifier::new(self.context, "dimensions"),
+                self.array(dimensions),
+            )])
+            .add_results(&[result])
+            .add_regions([region])
+            .build()
+            .expect("valid linalg.reduce");
         self.insert(op)
     }
 

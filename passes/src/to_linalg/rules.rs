@@ -7,6 +7,8 @@
 //! - transpose -> linalg.transpose; reshape -> tensor.reshape
 //! - broadcast -> tensor.reshape (dropping broadcast unit dims) + linalg.broadcast
 //! - batched_add -> linalg.broadcast of the slice + linalg.add
+//! - reduce_sum/prod/max/min -> linalg.reduce (+ tensor.reshape for kept dims)
+//! - concat -> tensor.concat
 
 use super::builder::LinalgBuilder;
 use crate::{
@@ -408,8 +410,134 @@ rule!(
     }
 );
 
+/// reduce_* -> linalg.reduce into an init filled with the reduction's identity, then
+/// tensor.reshape to put back kept dimensions.
+fn reduction<'c>(
+    kind: &str,
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let (Ok(input), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return false;
+    };
+    let Some((shape, element)) = tensor_info(input) else {
+        return false;
+    };
+    let Some((result_shape, _)) = tensor_info(result.into()) else {
+        return false;
+    };
+    let Some(axes) = op
+        .attribute("axes")
+        .ok()
+        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+    else {
+        return false;
+    };
+    let rank = shape.len() as i64;
+    let mut axes: Vec<i64> = (0..axes.len())
+        .filter_map(|i| axes.element(i).ok())
+        .map(|a| if a < 0 { a + rank } else { a })
+        .collect();
+    axes.sort_unstable();
+    let float = is_float(element);
+    if !float && !is_signless_int(element) {
+        return false;
+    }
+    let (combiner, identity): (&str, Attribute) = match (kind, float) {
+        ("sum", true) => (
+            "arith.addf",
+            FloatAttribute::new(context, element, 0.0).into(),
+        ),
+        ("sum", false) => ("arith.addi", IntegerAttribute::new(element, 0).into()),
+        ("prod", true) => (
+            "arith.mulf",
+            FloatAttribute::new(context, element, 1.0).into(),
+        ),
+        ("prod", false) => ("arith.muli", IntegerAttribute::new(element, 1).into()),
+        ("max", true) => (
+            "arith.maximumf",
+            FloatAttribute::new(context, element, f64::NEG_INFINITY).into(),
+        ),
+        ("max", false) => (
+            "arith.maxsi",
+            IntegerAttribute::new(element, i64::MIN >> (64 - int_width(element))).into(),
+        ),
+        ("min", true) => (
+            "arith.minimumf",
+            FloatAttribute::new(context, element, f64::INFINITY).into(),
+        ),
+        ("min", false) => (
+            "arith.minsi",
+            IntegerAttribute::new(element, i64::MAX >> (64 - int_width(element))).into(),
+        ),
+        _ => return false,
+    };
+    let reduced_shape: Vec<i64> = (0..shape.len())
+        .filter(|d| !axes.contains(&(*d as i64)))
+        .map(|d| shape[d])
+        .collect();
+    let b = builder(context, op, rewriter);
+    let reduced_type = b.tensor(&reduced_shape, element);
+    let init = b.zeros(reduced_type, identity);
+    let reduced = b.reduce(input, init, reduced_type, &axes, combiner, element);
+    let converted = if reduced_shape == result_shape {
+        reduced
+    } else {
+        b.reshape(reduced, &result_shape, element)
+    };
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+}
+
+fn int_width(element: Type) -> u32 {
+    IntegerType::try_from(element)
+        .map(|t| t.width())
+        .unwrap_or(64)
+}
+
+rule!(REDUCE_SUM, "glow.graph.reduce_sum", |c, o, r| reduction(
+    "sum", c, o, r
+));
+rule!(REDUCE_PROD, "glow.graph.reduce_prod", |c, o, r| reduction(
+    "prod", c, o, r
+));
+rule!(REDUCE_MAX, "glow.graph.reduce_max", |c, o, r| reduction(
+    "max", c, o, r
+));
+rule!(REDUCE_MIN, "glow.graph.reduce_min", |c, o, r| reduction(
+    "min", c, o, r
+));
+
+rule!(CONCAT, "glow.graph.concat", |context, op, rewriter| {
+    let (Ok(dim), Ok(result)) = (op.attribute("dim"), op.result(0)) else {
+        return false;
+    };
+    let inputs: Vec<Value> = op.operands().collect();
+    rewriter.set_insertion_point_before(op);
+    let Ok(concat) = melior::ir::operation::OperationBuilder::new("tensor.concat", op.location())
+        .add_operands(&inputs)
+        .add_attributes(&[(melior::ir::Identifier::new(context, "dim"), dim)])
+        .add_results(&[result.r#type()])
+        .build()
+    else {
+        return false;
+    };
+    let concat = rewriter.insert(concat);
+    let Ok(value) = concat.result(0) else {
+        return false;
+    };
+    rewriter.replace_op_with_values(op, &[value.into()]);
+    true
+});
+
 /// Every conversion rule.
 pub const RULES: &[&Rule] = &[
+    &REDUCE_SUM,
+    &REDUCE_PROD,
+    &REDUCE_MAX,
+    &REDUCE_MIN,
+    &CONCAT,
     &CONSTANT,
     &SPLAT,
     &ADD,
