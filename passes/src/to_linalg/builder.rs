@@ -156,6 +156,74 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         self.insert(op)
     }
 
+    /// `tensor.pad` of `input` with `low` / `high` amounts per dimension, filled with the
+    /// scalar attribute `fill`.
+    pub fn pad(
+        &self,
+        input: Value<'c, '_>,
+        low: &[i64],
+        high: &[i64],
+        fill: Attribute<'c>,
+        element: Type<'c>,
+    ) -> Value<'c, 'r> {
+        let Some((shape, _)) = crate::lower_nodes::builder::tensor_info(input) else {
+            unreachable!("pad operands are static tensors")
+        };
+        let padded: Vec<i64> = (0..shape.len())
+            .map(|d| shape[d] + low[d] + high[d])
+            .collect();
+        let index = Type::index(self.context);
+        let block = melior::ir::Block::new(&vec![(index, self.location); shape.len()]);
+        let value = block.append_operation(
+            OperationBuilder::new("arith.constant", self.location)
+                .add_attributes(&[(melior::ir::Identifier::new(self.context, "value"), fill)])
+                .add_results(&[element])
+                .build()
+                .expect("valid constant"),
+        );
+        block.append_operation(
+            OperationBuilder::new("tensor.yield", self.location)
+                .add_operands(&[value.result(0).expect("one result").into()])
+                .build()
+                .expect("valid tensor.yield"),
+        );
+        let region = Region::new();
+        region.append_block(block);
+        let segments = DenseI32ArrayAttribute::new(self.context, &[1, 0, 0]);
+        let op = OperationBuilder::new("tensor.pad", self.location)
+            .add_operands(&[input])
+            .add_attributes(&[
+                (
+                    melior::ir::Identifier::new(self.context, "static_low"),
+                    self.array(low),
+                ),
+                (
+                    melior::ir::Identifier::new(self.context, "static_high"),
+                    self.array(high),
+                ),
+                (
+                    melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
+                    segments.into(),
+                ),
+            ])
+            .add_results(&[self.tensor(&padded, element)])
+            .add_regions([region])
+            .build()
+            .expect("valid tensor.pad");
+        self.insert(op)
+    }
+
+    /// `dense<values> : tensor<Nxi64>`, the attribute form linalg's convolution and
+    /// pooling ops take for strides and dilations.
+    pub fn i64_elements(&self, values: &[i64]) -> Attribute<'c> {
+        let r#type = self.tensor(
+            &[values.len() as i64],
+            IntegerType::new(self.context, 64).into(),
+        );
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        glow_dialects::elements::dense_elements(r#type, &bytes)
+    }
+
     /// `tensor.reshape` of `input` to `shape`.
     pub fn reshape(&self, input: Value<'c, '_>, shape: &[i64], element: Type<'c>) -> Value<'c, 'r> {
         let index_type: Type = IntegerType::new(self.context, 64).into();

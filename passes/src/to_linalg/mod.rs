@@ -1,10 +1,12 @@
 //! `glow-graph-to-linalg`: primitive glow.graph ops to linalg named ops on tensors
-//! (plus tensor.reshape / tensor.empty / arith.constant), ready for upstream
-//! bufferization and lowering. Run glow-lower-nodes first: high-level nodes (conv2d
-//! and pooling are next) are reported, not silently left behind.
+//! (plus tensor.reshape / pad / concat / empty and arith.constant), ready for
+//! upstream bufferization and lowering: elementwise ops, contractions, shapes and
+//! reductions ([`rules`]), convolution and pooling ([`windows`]). Run glow-lower-nodes
+//! first: high-level nodes left over are reported, not silently left behind.
 
 pub mod builder;
 pub mod rules;
+pub mod windows;
 
 use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions};
 use melior::{
@@ -33,7 +35,12 @@ pub static GRAPH_TO_LINALG: PassDefinition = PassDefinition {
 };
 
 fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    apply_rules(op, rules::RULES).map_err(|_| {
+    let all: Vec<&'static crate::framework::Rule> = rules::RULES
+        .iter()
+        .copied()
+        .chain([&windows::CONV2D, &windows::MAX_POOL, &windows::AVG_POOL])
+        .collect();
+    apply_rules(op, &all).map_err(|_| {
         emit_error(
             op.location(),
             "glow-graph-to-linalg: the rewrite did not converge",

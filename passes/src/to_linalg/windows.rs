@@ -1,0 +1,297 @@
+//! conv2d and pooling to linalg's convolution / pooling named ops (NCHW):
+//! - conv2d: tensor.pad with zeros, then linalg.conv_2d_nchw_fchw (group 1) or
+//!   linalg.conv_2d_ngchw_gfchw on reshaped operands (grouped and depthwise), into a
+//!   zero-filled init; the bias is broadcast and added
+//! - max_pool: tensor.pad with -inf (or the integer minimum), linalg.pooling_nchw_max
+//! - avg_pool: tensor.pad with zeros, linalg.pooling_nchw_sum, divided by the window
+//!   size, or (without count_include_pad) by the count of real elements, computed by
+//!   pooling a tensor of ones padded with zeros
+
+use super::builder::LinalgBuilder;
+use crate::{framework::Rule, lower_nodes::builder::tensor_info};
+use melior::{
+    ir::{
+        attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        operation::OperationLike,
+        r#type::IntegerType,
+        Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
+    },
+    Context, RewriterBase,
+};
+
+fn array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
+    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(name).ok()?).ok()?;
+    Some(
+        (0..attribute.len())
+            .filter_map(|i| attribute.element(i).ok())
+            .collect(),
+    )
+}
+
+fn is_float(element: Type) -> bool {
+    // SAFETY: a type query on a valid type.
+    unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
+}
+
+fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<'c> {
+    if is_float(element) {
+        FloatAttribute::new(context, element, value).into()
+    } else {
+        let width = IntegerType::try_from(element)
+            .map(|t| t.width())
+            .unwrap_or(64);
+        let v = if value == f64::NEG_INFINITY {
+            i64::MIN >> (64 - width)
+        } else {
+            value as i64
+        };
+        IntegerAttribute::new(element, v).into()
+    }
+}
+
+/// `input` padded by [top, left, bottom, right] on dimensions 2 and 3 with `fill`.
+fn pad_spatial<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    input: Value<'c, '_>,
+    pads: &[i64],
+    fill: Attribute<'c>,
+    element: Type<'c>,
+) -> Value<'c, 'r> {
+    if pads.iter().all(|p| *p == 0) {
+        // SAFETY: the value belongs to the IR being rewritten, which outlives the rewrite.
+        return unsafe { Value::from_raw(input.to_raw()) };
+    }
+    b.pad(
+        input,
+        &[0, 0, pads[0], pads[1]],
+        &[0, 0, pads[2], pads[3]],
+        fill,
+        element,
+    )
+}
+
+/// The conversion of `glow.graph.conv2d`.
+pub static CONV2D: Rule = Rule {
+    root: "glow.graph.conv2d",
+    generates: &["linalg.conv_2d_nchw_fchw"],
+    rewrite: conv2d,
+};
+/// The conversion of `glow.graph.max_pool`.
+pub static MAX_POOL: Rule = Rule {
+    root: "glow.graph.max_pool",
+    generates: &["linalg.pooling_nchw_max"],
+    rewrite: max_pool,
+};
+/// The conversion of `glow.graph.avg_pool`.
+pub static AVG_POOL: Rule = Rule {
+    root: "glow.graph.avg_pool",
+    generates: &["linalg.pooling_nchw_sum"],
+    rewrite: avg_pool,
+};
+
+fn conv2d<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let (Ok(input), Ok(filter), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
+        return false;
+    };
+    let (Some((x_shape, element)), Some((w_shape, _)), Some((y_shape, _))) = (
+        tensor_info(input),
+        tensor_info(filter),
+        tensor_info(result.into()),
+    ) else {
+        return false;
+    };
+    let (Some(strides), Some(pads), Some(dilations)) = (
+        array(op, "strides"),
+        array(op, "pads"),
+        array(op, "dilations"),
+    ) else {
+        return false;
+    };
+    let group = op
+        .attribute("group")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(1, |g| g.value());
+    rewriter.set_insertion_point_before(op);
+    let b = LinalgBuilder {
+        context,
+        rewriter,
+        location: op.location(),
+    };
+    let zero = scalar(context, element, 0.0);
+    let padded = pad_spatial(&b, input, &pads, zero, element);
+    let attributes = [
+        ("strides", b.i64_elements(&strides)),
+        ("dilations", b.i64_elements(&dilations)),
+    ];
+    let convolved = if group == 1 {
+        let init = b.zeros(result.r#type(), zero);
+        b.named(
+            "linalg.conv_2d_nchw_fchw",
+            &[padded, filter],
+            init,
+            result.r#type(),
+            &attributes,
+        )
+    } else {
+        let (n, c, h, w) = (
+            x_shape[0],
+            x_shape[1],
+            x_shape[2] + pads[0] + pads[2],
+            x_shape[3] + pads[1] + pads[3],
+        );
+        let f = w_shape[0];
+        let grouped_input = b.reshape(padded, &[n, group, c / group, h, w], element);
+        let grouped_filter = b.reshape(
+            filter,
+            &[group, f / group, w_shape[1], w_shape[2], w_shape[3]],
+            element,
+        );
+        let grouped_type = b.tensor(&[n, group, f / group, y_shape[2], y_shape[3]], element);
+        let init = b.zeros(grouped_type, zero);
+        let grouped = b.named(
+            "linalg.conv_2d_ngchw_gfchw",
+            &[grouped_input, grouped_filter],
+            init,
+            grouped_type,
+            &attributes,
+        );
+        b.reshape(grouped, &y_shape, element)
+    };
+    let converted = match op.operand(2) {
+        Ok(bias) => {
+            let init = b.empty(result.r#type());
+            let wide = b.named(
+                "linalg.broadcast",
+                &[bias],
+                init,
+                result.r#type(),
+                &[("dimensions", b.array(&[0, 2, 3]))],
+            );
+            let sum_init = b.empty(result.r#type());
+            b.named(
+                "linalg.add",
+                &[convolved, wide],
+                sum_init,
+                result.r#type(),
+                &[],
+            )
+        }
+        Err(_) => convolved,
+    };
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+}
+
+/// Shared by the pools: input, result, element type, kernel, strides, pads, dilations.
+struct Pool<'c, 'a> {
+    input: Value<'c, 'a>,
+    result_type: Type<'c>,
+    element: Type<'c>,
+    kernel: Vec<i64>,
+    strides: Vec<i64>,
+    pads: Vec<i64>,
+    dilations: Vec<i64>,
+}
+
+fn pool_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Pool<'c, 'a>> {
+    let input = op.operand(0).ok()?;
+    let (_, element) = tensor_info(input)?;
+    Some(Pool {
+        input,
+        result_type: op.result(0).ok()?.r#type(),
+        element,
+        kernel: array(op, "kernel")?,
+        strides: array(op, "strides")?,
+        pads: array(op, "pads")?,
+        dilations: array(op, "dilations")?,
+    })
+}
+
+fn pooled<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    name: &str,
+    input: Value<'c, '_>,
+    pool: &Pool<'c, '_>,
+    init_value: Attribute<'c>,
+) -> Value<'c, 'r> {
+    let window = b.empty(b.tensor(&pool.kernel, pool.element));
+    let init = b.zeros(pool.result_type, init_value);
+    b.named(
+        name,
+        &[input, window],
+        init,
+        pool.result_type,
+        &[
+            ("strides", b.i64_elements(&pool.strides)),
+            ("dilations", b.i64_elements(&pool.dilations)),
+        ],
+    )
+}
+
+fn max_pool<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Some(pool) = pool_operands(op) else {
+        return false;
+    };
+    rewriter.set_insertion_point_before(op);
+    let b = LinalgBuilder {
+        context,
+        rewriter,
+        location: op.location(),
+    };
+    let lowest = scalar(context, pool.element, f64::NEG_INFINITY);
+    let padded = pad_spatial(&b, pool.input, &pool.pads, lowest, pool.element);
+    let converted = pooled(&b, "linalg.pooling_nchw_max", padded, &pool, lowest);
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+}
+
+fn avg_pool<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Some(pool) = pool_operands(op) else {
+        return false;
+    };
+    if !is_float(pool.element) {
+        return false;
+    }
+    let include_pad = op.attribute("count_include_pad").is_ok();
+    rewriter.set_insertion_point_before(op);
+    let b = LinalgBuilder {
+        context,
+        rewriter,
+        location: op.location(),
+    };
+    let zero = scalar(context, pool.element, 0.0);
+    let padded = pad_spatial(&b, pool.input, &pool.pads, zero, pool.element);
+    let sums = pooled(&b, "linalg.pooling_nchw_sum", padded, &pool, zero);
+    let counts = if include_pad || pool.pads.iter().all(|p| *p == 0) {
+        let size = (pool.kernel[0] * pool.kernel[1]) as f64;
+        b.splat(pool.result_type, scalar(context, pool.element, size))
+    } else {
+        // Count the real elements under each window: pool ones padded with zeros.
+        let Some((shape, _)) = tensor_info(pool.input) else {
+            return false;
+        };
+        let ones = b.splat(
+            b.tensor(&shape, pool.element),
+            scalar(context, pool.element, 1.0),
+        );
+        let padded_ones = pad_spatial(&b, ones, &pool.pads, zero, pool.element);
+        pooled(&b, "linalg.pooling_nchw_sum", padded_ones, &pool, zero)
+    };
+    let init = b.empty(pool.result_type);
+    let converted = b.named("linalg.div", &[sums, counts], init, pool.result_type, &[]);
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+}
