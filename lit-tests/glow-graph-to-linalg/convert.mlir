@@ -50,8 +50,26 @@ func.func @shapes(%x: tensor<2x3xf32>, %v: tensor<8x1xf32>, %b: tensor<3xf32>) -
 // -----
 
 // High-level nodes are reported, not left behind silently.
-func.func @unlowered(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  // expected-error @+1 {{glow-graph-to-linalg: no conversion for 'glow.graph.conv2d' with these operand types yet (run glow-lower-nodes first for high-level nodes)}}
-  %0 = glow.graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
-  return %0 : tensor<1x4x6x6xf32>
+func.func @unlowered(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{glow-graph-to-linalg: no conversion for 'glow.graph.softmax' with these operand types yet (run glow-lower-nodes first for high-level nodes)}}
+  %0 = glow.graph.softmax %x : tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// conv2d: zero padding, the named convolution into a zero-filled init, bias added.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x3x10x10xf32>, tensor<4x3x3x3xf32>)
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>) dimensions = [0, 2, 3]
+// CHECK: linalg.add ins(%[[C]], %[[B]]
+// Grouped: input and filter reshaped per group.
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x8x8xf32>, tensor<2x3x2x3x3xf32>)
+// CHECK: linalg.pooling_nchw_max
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>, %g: tensor<1x4x8x8xf32>, %gw: tensor<6x2x3x3xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x6x6x6xf32>, tensor<1x4x4x4xf32>) {
+  %0 = glow.graph.conv2d %x, %w, %b strides [2, 2] pads [1, 1, 1, 1] : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  %1 = glow.graph.conv2d %g, %gw group 2 : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  %2 = glow.graph.max_pool %g kernel [2, 2] strides [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  return %0, %1, %2 : tensor<1x4x4x4xf32>, tensor<1x6x6x6xf32>, tensor<1x4x4x4xf32>
 }

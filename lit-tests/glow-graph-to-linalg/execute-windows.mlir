@@ -2,7 +2,7 @@
 // values were computed with onnxruntime 1.23.2 on the same inputs (Conv with pads 1 and
 // stride 2 plus bias, MaxPool 2x2/2, AveragePool 3x3 pads 1 without
 // count_include_pad, grouped Conv with group 2).
-// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-lower-nodes,glow-graph-to-linalg),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts)' -o %t.mlir
+// RUN: glow-opt %s --glow-cpu-pipeline -o %t.mlir
 // RUN: mlir-runner %t.mlir -e main -entry-point-result=void -shared-libs=%runner_libs | FileCheck %s
 
 // CHECK: sizes = [1, 2, 2, 2]

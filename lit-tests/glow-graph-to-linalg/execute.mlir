@@ -1,7 +1,12 @@
-// End to end: glow.graph -> glow-lower-nodes -> glow-graph-to-linalg -> upstream
-// bufferization and lowering to the LLVM dialect -> executed by mlir-runner.
-// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-lower-nodes,glow-graph-to-linalg),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts)' -o %t.mlir
+// End to end: glow.graph through --glow-cpu-pipeline (graph optimization, node
+// lowering, linalg, bufferization with deallocation, loops, LLVM dialect), executed
+// by mlir-runner. The named pipeline also nests in --pass-pipeline.
+// RUN: glow-opt %s --glow-cpu-pipeline -o %t.mlir
 // RUN: mlir-runner %t.mlir -e main -entry-point-result=void -shared-libs=%runner_libs | FileCheck %s
+// RUN: glow-opt %s --pass-pipeline='builtin.module(glow-cpu-pipeline)' -o %t2.mlir
+// RUN: mlir-runner %t2.mlir -e main -entry-point-result=void -shared-libs=%runner_libs | FileCheck %s
+// RUN: not glow-opt %s --pass-pipeline='builtin.module(glow-cpu-pipeline{fast=1})' 2>&1 | FileCheck %s --check-prefix=OPTIONS
+// OPTIONS: pipeline 'glow-cpu-pipeline' takes no options
 
 // x·w + b = [[-0.5, 5], [5, -7.25]]; relu, transpose, sigmoid:
 // CHECK: sizes = [2, 2]

@@ -20,12 +20,38 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &to_linalg::GRAPH_TO_LINALG,
 ];
 
-/// Registers every Glow pass with MLIR's global pass registry (idempotent).
+/// The CPU pipeline (`--glow-cpu-pipeline`), on `builtin.module`: graph optimization,
+/// node lowering, folding, conversion to linalg on tensors, upstream bufferization with
+/// deallocation, loops, and the LLVM dialect.
+pub const CPU_PIPELINE: &str = "func.func(glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-graph-to-linalg),\
+canonicalize,cse,\
+one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+buffer-deallocation-pipeline,convert-bufferization-to-memref,\
+func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,\
+convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
+
+/// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global
+/// registry (idempotent).
 pub fn register_glow_passes() {
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         for definition in GLOW_PASSES {
             framework::register_pass(definition);
         }
+        let c = |text: &str| std::ffi::CString::new(text).expect("no NUL bytes");
+        let (name, description, pipeline) = (
+            c("glow-cpu-pipeline"),
+            c("glow.graph to the LLVM dialect for the CPU: optimize, lower nodes, linalg, bufferize, loops, LLVM"),
+            c(CPU_PIPELINE),
+        );
+        // SAFETY: the strings are valid for the call and copied by the registry.
+        unsafe {
+            glow_dialects::ffi::glowRegisterPassPipeline(
+                name.as_ptr(),
+                description.as_ptr(),
+                pipeline.as_ptr(),
+            )
+        };
     });
 }

@@ -69,6 +69,12 @@ unsafe extern "C" {
 
     pub fn glowRegisterRustPass(spec: *const GlowRustPassSpec);
 
+    pub fn glowRegisterPassPipeline(
+        argument: *const c_char,
+        description: *const c_char,
+        pipeline: *const c_char,
+    );
+
     pub fn glowMlirOptMain(
         argc: c_int,
         argv: *mut *mut c_char,
