@@ -83,7 +83,8 @@ class Builder:
         graph = helper.make_graph(
             self.nodes, name, [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, 224, 224])],
             [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 1000])], self.initializers)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+        # IR version 9: what onnxruntime 1.23 reads (the onnx 1.23 default is newer).
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=9,
                                   producer_name="glow-mlir build_models.py")
         onnx.checker.check_model(model, full_check=True)
         return model
