@@ -20,6 +20,10 @@ echo "== cargo test"
 cargo test --workspace 2>&1 | tee "$logs/cargo.txt"
 echo "== ONNX node test suite through glow-import"
 .venv/bin/python python/import_node_tests.py
+echo "== MobileNetV2 through Glow vs onnxruntime"
+.venv/bin/python python/build_models.py mobilenetv2
+.venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
+  --input-shape input=1x3x224x224 --bin target/debug
 echo "== lit"
 # lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
 .venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"
