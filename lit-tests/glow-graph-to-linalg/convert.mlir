@@ -73,3 +73,28 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf
   %2 = glow.graph.max_pool %g kernel [2, 2] strides [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
   return %0, %1, %2 : tensor<1x4x4x4xf32>, tensor<1x6x6x6xf32>, tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// Comparisons and conversions are linalg.generic with arith ops; select and pow are
+// named ops; slice and pad are tensor ops; gather extracts with the index.
+// CHECK-LABEL: func.func @data
+// CHECK: linalg.generic
+// CHECK: arith.cmpf olt
+// CHECK: linalg.select ins(%{{.*}}, %arg0, %arg1 : tensor<4xi1>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.fptosi %{{.*}} : f32 to i32
+// CHECK: tensor.extract_slice %arg0[1] [2] [1] : tensor<4xf32> to tensor<2xf32>
+// CHECK: tensor.pad %arg0 low[1] high[2]
+// CHECK: linalg.generic
+// CHECK: arith.index_cast
+// CHECK: tensor.extract %arg2[
+func.func @data(%a: tensor<4xf32>, %b: tensor<4xf32>, %t: tensor<5x3xf32>, %i: tensor<2xi64>) -> (tensor<4xf32>, tensor<4xi32>, tensor<2xf32>, tensor<7xf32>, tensor<2x3xf32>) {
+  %c = glow.graph.cmp_lt %a, %b : tensor<4xf32>
+  %s = glow.graph.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>
+  %k = glow.graph.convert %a : tensor<4xf32> -> tensor<4xi32>
+  %l = glow.graph.slice %a start [1] : tensor<4xf32> -> tensor<2xf32>
+  %p = glow.graph.pad %a pads [1, 2] value 0.0 : f32 : tensor<4xf32> -> tensor<7xf32>
+  %g = glow.graph.gather %t, %i : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %s, %k, %l, %p, %g : tensor<4xf32>, tensor<4xi32>, tensor<2xf32>, tensor<7xf32>, tensor<2x3xf32>
+}

@@ -736,3 +736,11 @@ func.func @conv_transpose_no_output(%x: tensor<1x8x1x1xf32>, %w: tensor<8x4x1x1x
   %0 = glow.graph.conv_transpose2d %x, %w pads [1, 0, 1, 0] : (tensor<1x8x1x1xf32>, tensor<8x4x1x1xf32>) -> tensor<1x4x1x1xf32>
   return
 }
+
+// -----
+
+func.func @splat_negative_does_not_fit() -> tensor<2xi8> {
+  // expected-error @+1 {{literal does not fit in 'i8'}}
+  %0 = glow.graph.splat -129 : tensor<2xi8>
+  return %0 : tensor<2xi8>
+}

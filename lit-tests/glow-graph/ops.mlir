@@ -142,3 +142,19 @@ func.func @conv_transpose(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>, %b: 
   %1 = glow.graph.conv_transpose2d %x, %g group 4 : (tensor<1x8x4x4xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
   return %0, %1 : tensor<1x4x8x8xf32>, tensor<1x8x6x6xf32>
 }
+
+// Negative literals of every kind round-trip.
+// CHECK-LABEL: func.func @negative_splats
+// CHECK: glow.graph.splat -1.000000e+04 : tensor<2xf32>
+// CHECK: glow.graph.splat -2.500000e-01 : tensor<2xf16>
+// CHECK: glow.graph.splat -128 : tensor<2xi8>
+// CHECK: glow.graph.splat -9223372036854775808 : tensor<2xi64>
+// CHECK: glow.graph.splat -3.000000e+00 : tensor<2xf32>
+func.func @negative_splats() -> (tensor<2xf32>, tensor<2xf16>, tensor<2xi8>, tensor<2xi64>, tensor<2xf32>) {
+  %0 = glow.graph.splat -1.0e4 : tensor<2xf32>
+  %1 = glow.graph.splat -0.25 : tensor<2xf16>
+  %2 = glow.graph.splat -128 : tensor<2xi8>
+  %3 = glow.graph.splat -9223372036854775808 : tensor<2xi64>
+  %4 = glow.graph.splat -3 : tensor<2xf32>
+  return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xf16>, tensor<2xi8>, tensor<2xi64>, tensor<2xf32>
+}

@@ -28,7 +28,7 @@ canonicalize,cse,\
 one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,\
 func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,\
-finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,\
+finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
 convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
 /// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global

@@ -171,12 +171,23 @@ ParseResult SplatOp::parse(OpAsmParser &parser, OperationState &result) {
     boolean = true;
   else if (succeeded(parser.parseOptionalKeyword("false")))
     boolean = false;
+  // The sign is parsed here: parseOptionalInteger would consume '-' and then reject
+  // a float literal such as -1.0e+04.
+  bool negative = !boolean && succeeded(parser.parseOptionalMinus());
   OptionalParseResult isInteger =
       boolean ? OptionalParseResult(std::nullopt) : parser.parseOptionalInteger(integer);
   if (isInteger.has_value() && failed(*isInteger))
     return failure();
   if (!boolean && !isInteger.has_value() && parser.parseFloat(real))
     return failure();
+  if (negative) {
+    if (isInteger.has_value()) {
+      integer = integer.sext(integer.getBitWidth() + 1);
+      integer.negate();
+    } else {
+      real = -real;
+    }
+  }
   RankedTensorType type;
   if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColonType(type))
     return failure();

@@ -23,7 +23,8 @@ def ints(name, values):
 
 def model(nodes, inputs, outputs, initializers=(), opset=17):
     graph = helper.make_graph(nodes, "test", inputs, outputs, list(initializers))
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    # IR version 9 so onnxruntime 1.23 can run the same files.
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=9)
 
 
 def value(name, elem, shape):

@@ -28,6 +28,7 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
     let patterns = RewritePatternSet::new(context);
     for rule in rules {
         let rewrite = rule.rewrite;
+        let root = rule.root;
         let pattern = create_op_rewrite_pattern(
             rule.root,
             1,
@@ -45,7 +46,25 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
                 // ContextRef it is borrowed from lives until the end of the call.
                 let context: &Context = unsafe { context_ref.to_ref() };
                 let base = rewriter.as_rewriter_base();
-                rewrite(context, matched, &base)
+                // A panic must not unwind through MLIR's C++ driver: report it on the
+                // op and decline the match.
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    rewrite(context, matched, &base)
+                })) {
+                    Ok(rewritten) => rewritten,
+                    Err(panic) => {
+                        let reason = panic
+                            .downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| panic.downcast_ref::<&str>().copied())
+                            .unwrap_or("unknown panic");
+                        super::emit_error(
+                            matched.location(),
+                            &format!("internal error in rewrite rule for '{root}': {reason}"),
+                        );
+                        false
+                    }
+                }
             },
             rule.generates,
         );

@@ -8,10 +8,50 @@ use melior::{
         operation::OperationLike,
         r#type::{IntegerType, RankedTensorType},
         Attribute, AttributeLike, BlockLike, Location, Operation, Region, RegionLike, Type,
-        TypeLike, Value,
+        TypeLike, Value, ValueLike,
     },
     Context, RewriterBase,
 };
+
+/// Appends scalar ops to the body of a `linalg.generic`.
+pub struct BodyBuilder<'c, 'k> {
+    /// The context.
+    pub context: &'c Context,
+    /// The body block.
+    pub block: &'k melior::ir::Block<'c>,
+    /// Location of the ops.
+    pub location: Location<'c>,
+}
+
+impl<'c> BodyBuilder<'c, '_> {
+    /// Appends `name(operands) {attributes} : result` and returns its result.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, &str)],
+    ) -> mlir_sys::MlirValue {
+        let attributes: Vec<(melior::ir::Identifier, Attribute)> = attributes
+            .iter()
+            .map(|(n, text)| {
+                (
+                    melior::ir::Identifier::new(self.context, n),
+                    Attribute::parse(self.context, text).expect("valid attribute"),
+                )
+            })
+            .collect();
+        let op = self.block.append_operation(
+            OperationBuilder::new(name, self.location)
+                .add_operands(operands)
+                .add_attributes(&attributes)
+                .add_results(&[result])
+                .build()
+                .expect("valid scalar op"),
+        );
+        op.result(0).expect("one result").to_raw()
+    }
+}
 
 /// Builds upstream ops before the op being converted.
 pub struct LinalgBuilder<'c, 'r, 'b> {
@@ -222,6 +262,85 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         );
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         glow_dialects::elements::dense_elements(r#type, &bytes)
+    }
+
+    /// An elementwise `linalg.generic` over `ins` (all of `shape`) into a new tensor of
+    /// `result`, whose body `body` receives the block and the element arguments and
+    /// returns the value to yield.
+    pub fn elementwise(
+        &self,
+        ins: &[Value<'c, '_>],
+        shape: &[i64],
+        result_element: Type<'c>,
+        body: impl FnOnce(&BodyBuilder<'c, '_>, &[Value<'c, '_>]) -> mlir_sys::MlirValue,
+    ) -> Value<'c, 'r> {
+        let rank = shape.len();
+        let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+        let map = format!("affine_map<({}) -> ({})>", dims.join(", "), dims.join(", "));
+        let maps = format!("[{}]", vec![map; ins.len() + 1].join(", "));
+        let iterators = format!(
+            "[{}]",
+            vec!["#linalg.iterator_type<parallel>"; rank].join(", ")
+        );
+        let parse = |text: &str| Attribute::parse(self.context, text).expect("valid attribute");
+        let result = self.tensor(shape, result_element);
+        let init = self.empty(result);
+        let mut arguments: Vec<(Type, Location)> = ins
+            .iter()
+            .map(|v| {
+                let element = crate::lower_nodes::builder::tensor_info(*v)
+                    .expect("static tensor")
+                    .1;
+                (element, self.location)
+            })
+            .collect();
+        arguments.push((result_element, self.location));
+        let block = melior::ir::Block::new(&arguments);
+        let values: Vec<Value> = (0..arguments.len())
+            .map(|i| block.argument(i).expect("argument").into())
+            .collect();
+        let yielded = body(
+            &BodyBuilder {
+                context: self.context,
+                block: &block,
+                location: self.location,
+            },
+            &values,
+        );
+        // SAFETY: the body returned a value defined in `block`.
+        let yielded = unsafe { Value::from_raw(yielded) };
+        block.append_operation(
+            OperationBuilder::new("linalg.yield", self.location)
+                .add_operands(&[yielded])
+                .build()
+                .expect("valid linalg.yield"),
+        );
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands: Vec<Value> = ins.to_vec();
+        operands.push(init);
+        let segments = DenseI32ArrayAttribute::new(self.context, &[ins.len() as i32, 1]);
+        let op = OperationBuilder::new("linalg.generic", self.location)
+            .add_operands(&operands)
+            .add_attributes(&[
+                (
+                    melior::ir::Identifier::new(self.context, "indexing_maps"),
+                    parse(&maps),
+                ),
+                (
+                    melior::ir::Identifier::new(self.context, "iterator_types"),
+                    parse(&iterators),
+                ),
+                (
+                    melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
+                    segments.into(),
+                ),
+            ])
+            .add_results(&[result])
+            .add_regions([region])
+            .build()
+            .expect("valid linalg.generic");
+        self.insert(op)
     }
 
     /// `tensor.reshape` of `input` to `shape`.

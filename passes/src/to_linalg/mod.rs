@@ -5,6 +5,7 @@
 //! first: high-level nodes left over are reported, not silently left behind.
 
 pub mod builder;
+pub mod data;
 pub mod rules;
 pub mod windows;
 
@@ -39,6 +40,7 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         .iter()
         .copied()
         .chain([&windows::CONV2D, &windows::MAX_POOL, &windows::AVG_POOL])
+        .chain(data::RULES.iter().copied())
         .collect();
     apply_rules(op, &all).map_err(|_| {
         emit_error(
