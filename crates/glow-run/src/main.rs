@@ -1,0 +1,378 @@
+//! `glow-run MODEL [--input-shape name=AxBxC]... [--input name=x.npy]... [--output-dir DIR]`:
+//! JIT-compiles an ONNX model or a glow.graph `.mlir` module with Glow's CPU pipeline
+//! (MLIR's ExecutionEngine), runs it on `.npy` inputs (seeded random data for inputs
+//! not given), writes every output to `DIR/<name>.npy`, and prints a summary with
+//! shapes, checksums and compile / run times (`--repeat N`: median of N runs).
+
+mod tensor;
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+use glow_dialects::register_glow_dialects;
+use glow_onnx::{import_model, load_model, ImportOptions};
+use melior::{
+    dialect::DialectRegistry,
+    ir::{
+        attribute::TypeAttribute,
+        operation::OperationLike,
+        r#type::{FunctionType, RankedTensorType, ShapedTypeLike},
+        Attribute, AttributeLike, BlockLike, Module, TypeLike,
+    },
+    utility::{register_all_dialects, register_all_llvm_translations, register_all_passes},
+    Context, ExecutionEngine,
+};
+use std::{collections::HashMap, path::PathBuf, process::ExitCode, time::Instant};
+use tensor::{descriptor, Dtype, HostTensor};
+
+#[derive(Parser)]
+#[command(
+    name = "glow-run",
+    version,
+    about = "JIT-compile and run a model with Glow's CPU pipeline"
+)]
+struct Arguments {
+    /// An .onnx model or a .mlir module with a glow.graph function.
+    model: PathBuf,
+    /// Static shape of an ONNX input, e.g. `input=1x3x224x224` (repeatable).
+    #[arg(long = "input-shape", value_name = "NAME=DIMS")]
+    input_shapes: Vec<String>,
+    /// Input data, `name=file.npy` (repeatable); other inputs get seeded random data.
+    #[arg(long = "input", value_name = "NAME=FILE")]
+    inputs: Vec<String>,
+    /// Folder for `<output name>.npy` files.
+    #[arg(long)]
+    output_dir: Option<PathBuf>,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Run this many times and report the median run time.
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+    /// The function to run.
+    #[arg(long, default_value = "main")]
+    function: String,
+}
+
+/// MLIR's C runner utilities (memrefCopy ...) from the LLVM the project builds with.
+/// The engine reads the path as a C string: the literal keeps a NUL after the text.
+const RUNTIME_LIBRARY: &str = concat!(
+    env!("MLIR_SYS_220_PREFIX"),
+    "/lib/libmlir_c_runner_utils.so\0"
+);
+
+/// A function argument or result: name, shape and element type.
+struct Port {
+    name: String,
+    shape: Vec<i64>,
+    dtype: Dtype,
+}
+
+fn ports(
+    types: impl Iterator<Item = melior::ir::Type<'static>>,
+    names: &[String],
+    what: &str,
+) -> Result<Vec<Port>> {
+    types
+        .enumerate()
+        .map(|(i, t)| {
+            let name = names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("{what}{i}"));
+            let tensor = RankedTensorType::try_from(t).map_err(|_| {
+                anyhow::anyhow!("{what} '{name}' has type {t}, not a ranked tensor")
+            })?;
+            let shape = (0..tensor.rank())
+                .map(|d| match tensor.dim_size(d) {
+                    Ok(melior::ir::r#type::DimSize::Static(n)) => Ok(n as i64),
+                    _ => bail!("{what} '{name}' has a dynamic shape"),
+                })
+                .collect::<Result<Vec<i64>>>()?;
+            let element = tensor.element().to_string();
+            let dtype = Dtype::from_mlir(&element).with_context(|| {
+                format!(
+                    "{what} '{name}' has element type {element} (glow-run supports f32, i64, i32)"
+                )
+            })?;
+            Ok(Port { name, shape, dtype })
+        })
+        .collect()
+}
+
+/// Characters outside `[A-Za-z0-9_.-]` become `_`.
+fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn run(arguments: Arguments) -> Result<()> {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    register_glow_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    register_all_passes();
+    register_all_llvm_translations(&context);
+    glow_passes::register_glow_passes();
+
+    let started = Instant::now();
+    let is_onnx = arguments.model.extension().is_some_and(|e| e == "onnx");
+    let (mut module, input_names, output_names) = if is_onnx {
+        let mut shapes = HashMap::new();
+        for text in &arguments.input_shapes {
+            let (name, dims) = text
+                .rsplit_once('=')
+                .with_context(|| format!("--input-shape '{text}' is not NAME=DIMS"))?;
+            let dims = dims
+                .split('x')
+                .map(|d| {
+                    d.parse::<i64>().with_context(|| {
+                        format!("--input-shape '{text}': '{d}' is not a dimension")
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            shapes.insert(name.to_string(), dims);
+        }
+        // Inputs given as .npy pin their shapes too.
+        for text in &arguments.inputs {
+            if let Some((name, path)) = text.split_once('=') {
+                if !shapes.contains_key(name) {
+                    let data = HostTensor::read_npy(std::path::Path::new(path))?;
+                    shapes.insert(name.to_string(), data.shape);
+                }
+            }
+        }
+        let options = ImportOptions {
+            input_shapes: shapes,
+            function_name: arguments.function.clone(),
+            ..Default::default()
+        };
+        let module = import_model(&context, &arguments.model, &options)?;
+        let graph = load_model(&arguments.model)?
+            .model
+            .graph
+            .expect("checked by the importer");
+        let initializers: std::collections::HashSet<&str> =
+            graph.initializer.iter().map(|t| t.name()).collect();
+        let inputs = graph
+            .input
+            .iter()
+            .filter(|i| !initializers.contains(i.name()))
+            .map(|i| i.name().to_string())
+            .collect();
+        let outputs = graph.output.iter().map(|o| o.name().to_string()).collect();
+        (module, inputs, outputs)
+    } else {
+        if !arguments.input_shapes.is_empty() {
+            bail!("--input-shape applies to ONNX models; a .mlir function has static types");
+        }
+        let text = std::fs::read_to_string(&arguments.model)
+            .with_context(|| format!("cannot read '{}'", arguments.model.display()))?;
+        let module = Module::parse(&context, &text)
+            .with_context(|| format!("'{}' does not parse as MLIR", arguments.model.display()))?;
+        (module, Vec::new(), Vec::new())
+    };
+
+    // The function's signature, and a C interface for the ExecutionEngine.
+    let function = {
+        let body = module.body();
+        let mut op = body.first_operation();
+        let mut found = None;
+        while let Some(candidate) = op {
+            let is_function = candidate.name().as_string_ref().as_str() == Ok("func.func");
+            let name = candidate.attribute("sym_name").ok().map(|a| a.to_string());
+            if is_function && name.as_deref() == Some(&format!("\"{}\"", arguments.function)) {
+                found = Some(candidate);
+                break;
+            }
+            op = candidate.next_in_block();
+        }
+        found.with_context(|| format!("no function @{} in the module", arguments.function))?
+    };
+    let signature = TypeAttribute::try_from(function.attribute("function_type")?)
+        .ok()
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .context("the function has no function type")?;
+    // SAFETY: the types live as long as the context, which outlives every use here.
+    let static_type = |t: melior::ir::Type| unsafe { melior::ir::Type::from_raw(t.to_raw()) };
+    let inputs = ports(
+        (0..signature.input_count()).map(|i| static_type(signature.input(i).unwrap())),
+        &input_names,
+        "input",
+    )?;
+    let outputs = ports(
+        (0..signature.result_count()).map(|i| static_type(signature.result(i).unwrap())),
+        &output_names,
+        "output",
+    )?;
+    // SAFETY: setting a unit attribute on a live op of this context.
+    unsafe {
+        let name = melior::StringRef::new("llvm.emit_c_interface");
+        mlir_sys::mlirOperationSetAttributeByName(
+            function.to_raw(),
+            name.to_raw(),
+            Attribute::unit(&context).to_raw(),
+        );
+    }
+
+    glow_passes::run_pipeline(&mut module, "builtin.module(glow-cpu-pipeline)")?;
+    // memref.copy lowers to a call to MLIR's runtime (memrefCopy).
+    let runtime = RUNTIME_LIBRARY.trim_end_matches('\0');
+    if !std::path::Path::new(runtime).exists() {
+        bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
+    }
+    let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
+    let compile_time = started.elapsed();
+
+    // Inputs: .npy files or seeded random data, checked against the signature.
+    let mut given: HashMap<String, PathBuf> = HashMap::new();
+    for text in &arguments.inputs {
+        let (name, path) = text
+            .split_once('=')
+            .with_context(|| format!("--input '{text}' is not NAME=FILE.npy"))?;
+        if !inputs.iter().any(|p| p.name == name) {
+            let known: Vec<&str> = inputs.iter().map(|p| p.name.as_str()).collect();
+            bail!(
+                "--input names '{name}', which is not an input (inputs: {})",
+                known.join(", ")
+            );
+        }
+        given.insert(name.to_string(), PathBuf::from(path));
+    }
+    let mut data: Vec<HostTensor> = Vec::new();
+    for (i, port) in inputs.iter().enumerate() {
+        let tensor = match given.get(&port.name) {
+            Some(path) => {
+                let tensor = HostTensor::read_npy(path)?;
+                if tensor.dtype != port.dtype || tensor.shape != port.shape {
+                    bail!(
+                        "input '{}': '{}' holds {:?} {:?}, the model expects {:?} {:?}",
+                        port.name,
+                        path.display(),
+                        tensor.dtype,
+                        tensor.shape,
+                        port.dtype,
+                        port.shape
+                    );
+                }
+                tensor
+            }
+            None => HostTensor::random(
+                port.shape.clone(),
+                port.dtype,
+                arguments.seed.wrapping_add(i as u64),
+            ),
+        };
+        data.push(tensor);
+    }
+
+    // Memref descriptors: inputs point at host data; results are written by the callee.
+    let mut descriptors: Vec<Vec<i64>> = data
+        .iter_mut()
+        .map(|t| descriptor(t.words.as_mut_ptr().cast::<u8>(), &t.shape))
+        .collect();
+    let result_words: usize = outputs.iter().map(|p| 3 + 2 * p.shape.len()).sum();
+    let mut results = vec![0i64; result_words.max(1)];
+    let mut times = Vec::new();
+    for _ in 0..arguments.repeat.max(1) {
+        let mut result_pointer = results.as_mut_ptr();
+        let mut descriptor_pointers: Vec<*mut i64> =
+            descriptors.iter_mut().map(|d| d.as_mut_ptr()).collect();
+        let mut packed: Vec<*mut ()> = vec![(&mut result_pointer as *mut *mut i64).cast()];
+        packed.extend(
+            descriptor_pointers
+                .iter_mut()
+                .map(|p| (p as *mut *mut i64).cast::<()>()),
+        );
+        let start = Instant::now();
+        // SAFETY: the packed arguments follow _mlir_ciface_<function>'s signature: a
+        // pointer to the results' descriptors, then one descriptor pointer per input.
+        unsafe { engine.invoke_packed(&arguments.function, &mut packed) }
+            .map_err(|e| anyhow::anyhow!("running @{}: {e}", arguments.function))?;
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+
+    // Read the results (strided descriptors) back into host tensors.
+    let mut offset = 0;
+    let mut produced = Vec::new();
+    for port in &outputs {
+        let rank = port.shape.len();
+        let words = &results[offset..offset + 3 + 2 * rank];
+        offset += 3 + 2 * rank;
+        let (aligned, base) = (words[1] as *const u8, words[2]);
+        let (sizes, strides) = (&words[3..3 + rank], &words[3 + rank..3 + 2 * rank]);
+        let count = sizes.iter().product::<i64>() as usize;
+        let size = port.dtype.size();
+        let mut bytes = Vec::with_capacity(count * size);
+        for index in 0..count {
+            let mut remaining = index;
+            let mut element = base;
+            for d in (0..rank).rev() {
+                let extent = sizes[d] as usize;
+                element += (remaining % extent) as i64 * strides[d];
+                remaining /= extent;
+            }
+            // SAFETY: the descriptor returned by the compiled code covers these elements.
+            let source =
+                unsafe { std::slice::from_raw_parts(aligned.add(element as usize * size), size) };
+            bytes.extend_from_slice(source);
+        }
+        produced.push(HostTensor::from_bytes(sizes.to_vec(), port.dtype, &bytes));
+    }
+
+    if let Some(folder) = &arguments.output_dir {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot create '{}'", folder.display()))?;
+        for (port, tensor) in outputs.iter().zip(&produced) {
+            tensor.write_npy(&folder.join(format!("{}.npy", file_name(&port.name))))?;
+        }
+    }
+    println!(
+        "{:<24} {:<20} {:>16} {:>16}",
+        "output", "shape", "sum", "sum |x|"
+    );
+    for (port, tensor) in outputs.iter().zip(&produced) {
+        let values = tensor.values();
+        let shape = tensor
+            .shape
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
+        println!(
+            "{:<24} {:<20} {:>16.6e} {:>16.6e}",
+            port.name,
+            shape,
+            values.iter().sum::<f64>(),
+            values.iter().map(|v| v.abs()).sum::<f64>()
+        );
+    }
+    println!(
+        "compile {:.3} s, run {:.3} ms ({} run{}, median)",
+        compile_time.as_secs_f64(),
+        median.as_secs_f64() * 1e3,
+        times.len(),
+        if times.len() == 1 { "" } else { "s" }
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Arguments::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("glow-run: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

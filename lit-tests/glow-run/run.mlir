@@ -1,0 +1,14 @@
+// glow-run on a glow.graph module: JIT through the CPU pipeline, .npy outputs, summary.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.array([[1, -2, 3], [-4, 5, -6]], np.float32))"
+// RUN: glow-run %s --input input0=%t/x.npy --output-dir %t/out --repeat 3 | FileCheck %s
+// RUN: %python -c "import numpy as np; print(np.load('%t/out/output0.npy').tolist())" | FileCheck %s --check-prefix=NPY
+// CHECK: output0 2x3 {{.*}}1.800000e1 {{.*}}1.800000e1
+// CHECK: compile {{.*}} s, run {{.*}} ms (3 runs, median)
+// NPY: {{\[}}[2.0, 0.0, 6.0], [0.0, 10.0, 0.0]]
+
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = glow.graph.relu %x : tensor<2x3xf32>
+  %y = glow.graph.add %r, %r : tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
