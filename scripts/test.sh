@@ -20,6 +20,8 @@ echo "== cargo test"
 cargo test --workspace 2>&1 | tee "$logs/cargo.txt"
 echo "== ONNX node test suite through glow-import"
 .venv/bin/python python/import_node_tests.py
+echo "== ONNX node test suite executed with glow-run"
+.venv/bin/python python/conformance.py
 echo "== MobileNetV2 through Glow vs onnxruntime"
 .venv/bin/python python/build_models.py mobilenetv2
 .venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \

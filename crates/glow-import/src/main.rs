@@ -6,8 +6,8 @@ use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 use glow_dialects::register_glow_dialects;
 use glow_onnx::{
-    import_model_with_progress, load_model, proto::TensorProto, supported_ops, unsupported_nodes,
-    ImportOptions, Progress, TensorData, SUPPORTED_OPSETS,
+    import_model_with_progress, load_model, supported_ops, unsupported_nodes, ImportOptions,
+    Progress, TensorData, SUPPORTED_OPSETS,
 };
 use melior::{
     dialect::DialectRegistry,
@@ -15,7 +15,6 @@ use melior::{
     utility::register_all_dialects,
     Context,
 };
-use prost::Message;
 use std::{
     collections::HashMap,
     io::{IsTerminal, Write},
@@ -97,15 +96,6 @@ fn round_trips(context: &Context, bytes: &[u8]) -> bool {
     true
 }
 
-/// Reads a serialized ONNX TensorProto.
-fn read_tensor(path: &std::path::Path) -> Result<TensorData> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
-    let proto = TensorProto::decode(bytes.as_slice())
-        .with_context(|| format!("'{}' is not an ONNX TensorProto", path.display()))?;
-    let folder = path.parent().unwrap_or(std::path::Path::new("."));
-    Ok(TensorData::from_proto(&proto, folder)?)
-}
-
 fn run(arguments: Arguments) -> Result<()> {
     if arguments.list_supported {
         println!(
@@ -153,7 +143,10 @@ fn run(arguments: Arguments) -> Result<()> {
         let (name, path) = text
             .split_once('=')
             .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
-        frozen_inputs.insert(name.to_string(), read_tensor(std::path::Path::new(path))?);
+        frozen_inputs.insert(
+            name.to_string(),
+            TensorData::read_file(std::path::Path::new(path))?,
+        );
     }
     let options = ImportOptions {
         input_shapes,

@@ -82,6 +82,20 @@ impl TensorData {
         })
     }
 
+    /// Reads a serialized ONNX TensorProto file (a test-data `.pb`).
+    pub fn read_file(path: &Path) -> Result<Self> {
+        use prost::Message;
+        let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let proto = TensorProto::decode(bytes.as_slice()).map_err(|error| ImportError::Decode {
+            path: path.to_path_buf(),
+            reason: format!("not an ONNX TensorProto: {error}"),
+        })?;
+        Self::from_proto(&proto, path.parent().unwrap_or(Path::new(".")))
+    }
+
     /// A tensor from integer values (stored as `element`).
     pub fn from_i64s(element: Element, dims: Vec<i64>, values: &[i64]) -> Self {
         let mut bytes = Vec::with_capacity(values.len() * element.size());

@@ -39,6 +39,10 @@ struct Arguments {
     /// Input data, `name=file.npy` (repeatable); other inputs get seeded random data.
     #[arg(long = "input", value_name = "NAME=FILE")]
     inputs: Vec<String>,
+    /// Bind an ONNX input to constant data from a TensorProto `.pb` file (repeatable),
+    /// as glow-import's --freeze-input.
+    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    frozen_inputs: Vec<String>,
     /// Folder for `<output name>.npy` files.
     #[arg(long)]
     output_dir: Option<PathBuf>,
@@ -91,7 +95,7 @@ fn ports(
             let element = tensor.element().to_string();
             let dtype = Dtype::from_mlir(&element).with_context(|| {
                 format!(
-                    "{what} '{name}' has element type {element} (glow-run supports f32, i64, i32)"
+                    "{what} '{name}' has element type {element} (glow-run supports f32, f64, i64, i32, i8, i1)"
                 )
             })?;
             Ok(Port { name, shape, dtype })
@@ -150,9 +154,18 @@ fn run(arguments: Arguments) -> Result<()> {
                 }
             }
         }
+        let mut frozen = HashMap::new();
+        for text in &arguments.frozen_inputs {
+            let (name, path) = text
+                .split_once('=')
+                .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
+            let data = glow_onnx::TensorData::read_file(std::path::Path::new(path))?;
+            frozen.insert(name.to_string(), data);
+        }
         let options = ImportOptions {
             input_shapes: shapes,
             function_name: arguments.function.clone(),
+            frozen_inputs: frozen.clone(),
             ..Default::default()
         };
         let module = import_model(&context, &arguments.model, &options)?;
@@ -165,7 +178,7 @@ fn run(arguments: Arguments) -> Result<()> {
         let inputs = graph
             .input
             .iter()
-            .filter(|i| !initializers.contains(i.name()))
+            .filter(|i| !initializers.contains(i.name()) && !frozen.contains_key(i.name()))
             .map(|i| i.name().to_string())
             .collect();
         let outputs = graph.output.iter().map(|o| o.name().to_string()).collect();

@@ -13,6 +13,12 @@ pub enum Dtype {
     I64,
     /// i32
     I32,
+    /// f64
+    F64,
+    /// i8
+    I8,
+    /// bool (i1, one byte per element in memory and in .npy)
+    Bool,
 }
 
 impl Dtype {
@@ -22,6 +28,9 @@ impl Dtype {
             "f32" => Some(Self::F32),
             "i64" => Some(Self::I64),
             "i32" => Some(Self::I32),
+            "f64" => Some(Self::F64),
+            "i8" => Some(Self::I8),
+            "i1" => Some(Self::Bool),
             _ => None,
         }
     }
@@ -30,7 +39,8 @@ impl Dtype {
     pub fn size(self) -> usize {
         match self {
             Self::F32 | Self::I32 => 4,
-            Self::I64 => 8,
+            Self::I64 | Self::F64 => 8,
+            Self::I8 | Self::Bool => 1,
         }
     }
 }
@@ -83,20 +93,22 @@ impl HostTensor {
     /// Values as f64 (for checksums and printing).
     pub fn values(&self) -> Vec<f64> {
         let bytes = self.bytes();
-        match self.dtype {
-            Dtype::F32 => bytes
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
-                .collect(),
-            Dtype::I32 => bytes
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes(c.try_into().unwrap()) as f64)
-                .collect(),
-            Dtype::I64 => bytes
-                .chunks_exact(8)
-                .map(|c| i64::from_le_bytes(c.try_into().unwrap()) as f64)
-                .collect(),
-        }
+        let word = |c: &[u8]| -> [u8; 8] {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            w
+        };
+        bytes
+            .chunks_exact(self.dtype.size())
+            .map(|c| match self.dtype {
+                Dtype::F32 => f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64,
+                Dtype::I32 => i32::from_le_bytes(c.try_into().expect("4 bytes")) as f64,
+                Dtype::I64 => i64::from_le_bytes(word(c)) as f64,
+                Dtype::F64 => f64::from_le_bytes(word(c)),
+                Dtype::I8 => c[0] as i8 as f64,
+                Dtype::Bool => f64::from(c[0] != 0),
+            })
+            .collect()
     }
 
     /// Seeded pseudo-random data: floats uniform in [-1, 1), integers in [0, 2).
@@ -119,6 +131,10 @@ impl HostTensor {
                 ),
                 Dtype::I32 => bytes.extend_from_slice(&((r >> 63) as i32).to_le_bytes()),
                 Dtype::I64 => bytes.extend_from_slice(&((r >> 63) as i64).to_le_bytes()),
+                Dtype::F64 => bytes.extend_from_slice(
+                    &(((r >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0).to_le_bytes(),
+                ),
+                Dtype::I8 | Dtype::Bool => bytes.push((r >> 63) as u8),
             }
         }
         Self::from_bytes(shape, dtype, &bytes)
@@ -170,24 +186,12 @@ impl HostTensor {
             anyhow::anyhow!("'{}' is truncated or corrupt: {e}", path.display())
         };
         let data: Vec<u8> = match dtype {
-            Dtype::F32 => file
-                .into_vec::<f32>()
-                .map_err(fail)?
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect(),
-            Dtype::I64 => file
-                .into_vec::<i64>()
-                .map_err(fail)?
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect(),
-            Dtype::I32 => file
-                .into_vec::<i32>()
-                .map_err(fail)?
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect(),
+            Dtype::F32 => le_bytes(file.into_vec::<f32>().map_err(fail)?, f32::to_le_bytes),
+            Dtype::I64 => le_bytes(file.into_vec::<i64>().map_err(fail)?, i64::to_le_bytes),
+            Dtype::I32 => le_bytes(file.into_vec::<i32>().map_err(fail)?, i32::to_le_bytes),
+            Dtype::F64 => le_bytes(file.into_vec::<f64>().map_err(fail)?, f64::to_le_bytes),
+            Dtype::I8 => le_bytes(file.into_vec::<i8>().map_err(fail)?, i8::to_le_bytes),
+            Dtype::Bool => le_bytes(file.into_vec::<bool>().map_err(fail)?, |b| [u8::from(b)]),
         };
         if data.len() as u64 != needed {
             bail!(
@@ -201,55 +205,49 @@ impl HostTensor {
 
     /// Writes a C-order .npy file.
     pub fn write_npy(&self, path: &Path) -> Result<()> {
-        use npyz::WriterBuilder;
-        let dims: Vec<u64> = self.shape.iter().map(|d| *d as u64).collect();
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot write '{}'", path.display()))?;
         let out = std::io::BufWriter::new(file);
-        let bytes = self.bytes();
+        let dims: Vec<u64> = self.shape.iter().map(|d| *d as u64).collect();
+        let values = self.values();
         match self.dtype {
-            Dtype::F32 => {
-                let mut writer = npyz::WriteOptions::<f32>::new()
-                    .default_dtype()
-                    .shape(&dims)
-                    .writer(out)
-                    .begin_nd()?;
-                writer.extend(
-                    bytes
-                        .chunks_exact(4)
-                        .map(|c| f32::from_le_bytes(c.try_into().unwrap())),
-                )?;
-                writer.finish()?;
-            }
-            Dtype::I64 => {
-                let mut writer = npyz::WriteOptions::<i64>::new()
-                    .default_dtype()
-                    .shape(&dims)
-                    .writer(out)
-                    .begin_nd()?;
-                writer.extend(
-                    bytes
-                        .chunks_exact(8)
-                        .map(|c| i64::from_le_bytes(c.try_into().unwrap())),
-                )?;
-                writer.finish()?;
-            }
-            Dtype::I32 => {
-                let mut writer = npyz::WriteOptions::<i32>::new()
-                    .default_dtype()
-                    .shape(&dims)
-                    .writer(out)
-                    .begin_nd()?;
-                writer.extend(
-                    bytes
-                        .chunks_exact(4)
-                        .map(|c| i32::from_le_bytes(c.try_into().unwrap())),
-                )?;
-                writer.finish()?;
-            }
+            Dtype::F32 => write_typed(out, &dims, values.iter().map(|v| *v as f32)),
+            Dtype::F64 => write_typed(out, &dims, values.iter().copied()),
+            // Exact for every i64 (f64 would round past 2^53).
+            Dtype::I64 => write_typed(
+                out,
+                &dims,
+                self.bytes()
+                    .chunks_exact(8)
+                    .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            ),
+            Dtype::I32 => write_typed(out, &dims, values.iter().map(|v| *v as i32)),
+            Dtype::I8 => write_typed(out, &dims, values.iter().map(|v| *v as i8)),
+            Dtype::Bool => write_typed(out, &dims, values.iter().map(|v| *v != 0.0)),
         }
-        Ok(())
+        .with_context(|| format!("cannot write '{}'", path.display()))
     }
+}
+
+/// Little-endian bytes of `values`.
+fn le_bytes<T: Copy, const N: usize>(values: Vec<T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    values.into_iter().flat_map(bytes).collect()
+}
+
+/// Writes `values` as an .npy array of `dims`.
+fn write_typed<T: npyz::AutoSerialize>(
+    out: impl std::io::Write,
+    dims: &[u64],
+    values: impl Iterator<Item = T>,
+) -> std::io::Result<()> {
+    use npyz::WriterBuilder;
+    let mut writer = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(dims)
+        .writer(out)
+        .begin_nd()?;
+    writer.extend(values)?;
+    writer.finish()
 }
 
 /// An MLIR strided memref descriptor of rank N: {allocated, aligned, offset, sizes[N],

@@ -380,6 +380,12 @@ rule!(SLICE, "glow.graph.slice", |context, op, rewriter| {
         .filter_map(|i| start_attr.element(i).ok())
         .collect();
     let b = start(context, op, rewriter);
+    // An empty slice may start at the end, which tensor.extract_slice rejects.
+    if sizes.contains(&0) {
+        let empty = b.empty(result.r#type());
+        rewriter.replace_op_with_values(op, &[empty]);
+        return true;
+    }
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 0, 0, 0]);
     let Ok(slice) = OperationBuilder::new("tensor.extract_slice", op.location())
         .add_operands(&[input])

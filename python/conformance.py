@@ -1,0 +1,125 @@
+"""Executes the ONNX backend node test cases with glow-run and compares every output
+with the case's expected output (the suite's own rtol/atol), printing pass / fail /
+unsupported counts per op and overall.
+
+Usage: conformance.py [--bin DIR] [--jobs N] [--failures] [--ops Op,Op]
+
+Cases in scope are those import_node_tests.py imports (supported opset and ops, shapes
+equal to the expected outputs); shape parameters fed as runtime inputs are frozen to
+the case's data, as there. A case is unsupported when glow-run reports a feature it
+does not have yet (an op without a lowering, an element type it cannot exchange); it
+fails when it runs and an output is outside tolerance, or on any other error. Exits 1
+if a case fails.
+"""
+import argparse
+import concurrent.futures
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+import import_node_tests
+import onnx_node_cases
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+UNSUPPORTED = re.compile(r"no conversion for|glow-run supports|\(supported: |not supported|unsupported")
+
+
+def sanitize(name):
+    return "".join(c if c.isalnum() or c in "_.-" else "_" for c in name)
+
+
+def run_case(bin_dir, folder, frozen):
+    model = onnx.load(folder / "model.onnx", load_external_data=False)
+    initializers = {t.name for t in model.graph.initializer}
+    data = folder / "test_data_set_0"
+    rtol, atol = (float(v) for v in (folder / "tolerance.txt").read_text().split())
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = pathlib.Path(scratch)
+        command = [bin_dir / "glow-run", folder / "model.onnx", "--output-dir", scratch / "out"]
+        for i, value in enumerate(model.graph.input):
+            if value.name in initializers:
+                continue
+            path = data / f"input_{i}.pb"
+            if value.name in frozen:
+                command += ["--freeze-input", f"{value.name}={path}"]
+                continue
+            array = numpy_helper.to_array(onnx.load_tensor(str(path)))
+            if array.dtype == np.float64 or array.dtype == np.float16:
+                return "unsupported", f"input {value.name} is {array.dtype}"
+            np.save(scratch / f"{i}.npy", array)
+            command += ["--input", f"{value.name}={scratch / f'{i}.npy'}"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            message = (result.stderr.strip().splitlines() or ["exit code"])[-1]
+            return ("unsupported" if UNSUPPORTED.search(message) else "fail"), message
+        for i, value in enumerate(model.graph.output):
+            expected = numpy_helper.to_array(onnx.load_tensor(str(data / f"output_{i}.pb")))
+            got = np.load(scratch / "out" / f"{sanitize(value.name)}.npy")
+            if got.shape != expected.shape:
+                return "fail", f"output {value.name}: shape {got.shape}, expected {expected.shape}"
+            if not np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):
+                error = np.max(np.abs(got.astype(np.float64) - expected.astype(np.float64)))
+                return "fail", f"output {value.name}: max error {error:.3g} (rtol {rtol}, atol {atol})"
+    return "pass", ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", default=str(ROOT / "target" / "debug"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--ops", default="")
+    arguments = parser.parse_args()
+    bin_dir = pathlib.Path(arguments.bin)
+    wanted = set(filter(None, arguments.ops.split(",")))
+
+    listing = subprocess.run([bin_dir / "glow-import", "--list-supported"], check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    low, high = (int(v) for v in listing[0].split()[1].split("-"))
+    supported = set(listing[1:])
+    cases = []
+    for folder in onnx_node_cases.cases():
+        model = onnx.load(folder / "model.onnx", load_external_data=False)
+        opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+        ops = {n.op_type for n in model.graph.node}
+        if not low <= opset <= high or not ops or ops - supported or any(folder.glob("test_data_set_0/*.unsupported")):
+            continue
+        op = import_node_tests.primary_op(folder.name, ops)
+        if not wanted or op in wanted:
+            cases.append((folder, op))
+
+    def work(case):
+        folder, op = case
+        imported, message, frozen = import_node_tests.run_case(str(bin_dir / "glow-import"), folder)
+        if not imported:
+            return op, folder.name, "unsupported", f"import: {message}"
+        return op, folder.name, *run_case(bin_dir, folder, frozen)
+
+    per_op = {}
+    details = []
+    with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
+        for op, name, outcome, message in pool.map(work, cases):
+            counts = per_op.setdefault(op, {"pass": 0, "fail": 0, "unsupported": 0})
+            counts[outcome] += 1
+            if outcome != "pass":
+                details.append((outcome, name, message))
+    for outcome, name, message in sorted(details):
+        if outcome == "fail" or arguments.failures:
+            print(f"{outcome.upper()} {name}: {message}")
+    for op, counts in sorted(per_op.items()):
+        print(f"{op}: pass {counts['pass']}, fail {counts['fail']}, unsupported {counts['unsupported']}")
+    totals = {k: sum(c[k] for c in per_op.values()) for k in ("pass", "fail", "unsupported")}
+    ran = totals["pass"] + totals["fail"]
+    print(f"overall: pass {totals['pass']}, fail {totals['fail']}, unsupported {totals['unsupported']} "
+          f"of {len(cases)} cases ({100 * totals['pass'] / max(ran, 1):.1f}% of the cases that ran pass)")
+    return 1 if totals["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
