@@ -7,8 +7,8 @@ use melior::{
         operation::OperationBuilder,
         operation::OperationLike,
         r#type::{IntegerType, RankedTensorType},
-        Attribute, AttributeLike, BlockLike, Location, Operation, Region, RegionLike, Type,
-        TypeLike, Value, ValueLike,
+        Attribute, AttributeLike, BlockLike, Location, Operation, OperationRef, Region, RegionLike,
+        Type, TypeLike, Value, ValueLike,
     },
     Context, RewriterBase,
 };
@@ -64,6 +64,20 @@ pub struct LinalgBuilder<'c, 'r, 'b> {
 }
 
 impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
+    /// A builder that inserts before `op`, at its location.
+    pub fn before(
+        context: &'c Context,
+        op: OperationRef<'c, '_>,
+        rewriter: &'r RewriterBase<'c, 'b>,
+    ) -> Self {
+        rewriter.set_insertion_point_before(op);
+        Self {
+            context,
+            rewriter,
+            location: op.location(),
+        }
+    }
+
     fn insert(&self, op: Operation<'c>) -> Value<'c, 'r> {
         let inserted = self.rewriter.insert(op);
         inserted.result(0).expect("the op has a result").into()
@@ -364,4 +378,10 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
     pub fn array(&self, values: &[i64]) -> Attribute<'c> {
         DenseI64ArrayAttribute::new(self.context, values).into()
     }
+}
+
+/// Whether `element` is a float type.
+pub fn is_float(element: Type) -> bool {
+    // SAFETY: a type query on a valid type.
+    unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
 }

@@ -8,7 +8,7 @@
 //! - gather -> linalg.generic whose body extracts from the data with the index
 //! - slice -> tensor.extract_slice; pad -> tensor.pad
 
-use super::builder::{BodyBuilder, LinalgBuilder};
+use super::builder::{is_float, BodyBuilder, LinalgBuilder};
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
     ir::{
@@ -20,28 +20,10 @@ use melior::{
     Context, RewriterBase,
 };
 
-fn is_float(element: Type) -> bool {
-    // SAFETY: a type query on a valid type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
-}
-
 fn int_info(element: Type) -> Option<(u32, bool)> {
     IntegerType::try_from(element)
         .ok()
         .map(|t| (t.width(), t.is_unsigned()))
-}
-
-fn start<'c, 'r, 'b>(
-    context: &'c Context,
-    op: OperationRef<'c, '_>,
-    rewriter: &'r RewriterBase<'c, 'b>,
-) -> LinalgBuilder<'c, 'r, 'b> {
-    rewriter.set_insertion_point_before(op);
-    LinalgBuilder {
-        context,
-        rewriter,
-        location: op.location(),
-    }
 }
 
 /// arith.cmpf / arith.cmpi predicates are I64EnumAttrs: their generic form is the
@@ -101,7 +83,7 @@ fn compare<'c>(
     } else {
         return false;
     };
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.elementwise(&[lhs, rhs], &shape, i1, |body, args| {
         body.op(name, &args[..2], i1, &[("predicate", &predicate)])
     });
@@ -140,7 +122,7 @@ rule!(IS_NAN, "glow.graph.is_nan", |context, op, rewriter| {
         return false;
     };
     let i1: Type = IntegerType::new(context, 1).into();
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.elementwise(&[x], &shape, i1, |body, args| {
         body.op(
             "arith.cmpf",
@@ -165,7 +147,7 @@ fn logic<'c>(
     let Some((shape, i1)) = tensor_info(lhs) else {
         return false;
     };
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.elementwise(&[lhs, rhs], &shape, i1, |body, args| {
         body.op(name, &args[..2], i1, &[])
     });
@@ -192,7 +174,7 @@ rule!(NOT, "glow.graph.not", |context, op, rewriter| {
     let Some((shape, i1)) = tensor_info(x) else {
         return false;
     };
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.elementwise(&[x], &shape, i1, |body, args| {
         let one = body.op("arith.constant", &[], i1, &[("value", "true")]);
         // SAFETY: `one` was just defined in the body.
@@ -209,7 +191,7 @@ rule!(SELECT, "glow.graph.select", |context, op, rewriter| {
     else {
         return false;
     };
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let init = b.empty(result.r#type());
     let converted = b.named(
         "linalg.select",
@@ -232,7 +214,7 @@ rule!(POW, "glow.graph.pow", |context, op, rewriter| {
     if !is_float(element) {
         return false;
     }
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let init = b.empty(result.r#type());
     let converted = b.named("linalg.powf", &[lhs, rhs], init, result.r#type(), &[]);
     rewriter.replace_op_with_values(op, &[converted]);
@@ -344,7 +326,7 @@ rule!(CONVERT, "glow.graph.convert", |context, op, rewriter| {
         return false;
     };
     // Signless / signed / unsigned integers of one width need no arith op.
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let mut supported = true;
     let converted = b.elementwise(&[input], &shape, to, |body, args| {
         match cast(body, args[0], from, to) {
@@ -379,7 +361,7 @@ rule!(SLICE, "glow.graph.slice", |context, op, rewriter| {
     let offsets: Vec<i64> = (0..start_attr.len())
         .filter_map(|i| start_attr.element(i).ok())
         .collect();
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     // An empty slice may start at the end, which tensor.extract_slice rejects.
     if sizes.contains(&0) {
         let empty = b.empty(result.r#type());
@@ -438,7 +420,7 @@ rule!(PAD, "glow.graph.pad", |context, op, rewriter| {
         .filter_map(|i| pads.element(i).ok())
         .collect();
     let rank = shape.len();
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.pad(input, &pads[..rank], &pads[rank..], value, element);
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -476,7 +458,7 @@ rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
         "[{}]",
         vec!["#linalg.iterator_type<parallel>"; rank].join(", ")
     );
-    let b = start(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let init = b.empty(result.r#type());
     let location = op.location();
     let block = melior::ir::Block::new(&[(index_type, location), (element, location)]);

@@ -10,7 +10,7 @@
 //! - reduce_sum/prod/max/min -> linalg.reduce (+ tensor.reshape for kept dims)
 //! - concat -> tensor.concat
 
-use super::builder::LinalgBuilder;
+use super::builder::{is_float, LinalgBuilder};
 use crate::{
     framework::Rule, graph_optimize::compose_transposes::permutation,
     lower_nodes::builder::tensor_info,
@@ -20,28 +20,10 @@ use melior::{
         attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         r#type::IntegerType,
-        Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
+        Attribute, OperationRef, Type, Value, ValueLike,
     },
     Context, RewriterBase,
 };
-
-fn builder<'c, 'r, 'b>(
-    context: &'c Context,
-    op: OperationRef<'c, '_>,
-    rewriter: &'r RewriterBase<'c, 'b>,
-) -> LinalgBuilder<'c, 'r, 'b> {
-    rewriter.set_insertion_point_before(op);
-    LinalgBuilder {
-        context,
-        rewriter,
-        location: op.location(),
-    }
-}
-
-fn is_float(element: Type) -> bool {
-    // SAFETY: type queries on a valid type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
-}
 
 fn is_signless_int(element: Type) -> bool {
     IntegerType::try_from(element).is_ok_and(|t| t.is_signless())
@@ -71,7 +53,7 @@ rule!(CONSTANT, "glow.graph.constant", |context, op, rewriter| {
     let (Ok(value), Ok(result)) = (op.attribute("value"), op.result(0)) else {
         return false;
     };
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.constant(value, result.r#type());
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -81,7 +63,7 @@ rule!(SPLAT, "glow.graph.splat", |context, op, rewriter| {
     let (Ok(value), Ok(result)) = (op.attribute("value"), op.result(0)) else {
         return false;
     };
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.splat(result.r#type(), value);
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -90,6 +72,18 @@ rule!(SPLAT, "glow.graph.splat", |context, op, rewriter| {
 /// A binary elementwise op as the linalg named op `name` (floats, signless ints).
 fn binary<'c>(
     name: &str,
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    two_operand_named_op(name, false, context, op, rewriter)
+}
+
+/// `name` on the op's two operands (floats, signless ints), into an empty init or, for
+/// contractions that accumulate, a zero-filled one.
+fn two_operand_named_op<'c>(
+    name: &str,
+    zero_init: bool,
     context: &'c Context,
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
@@ -103,8 +97,12 @@ fn binary<'c>(
     if !is_float(element) && !is_signless_int(element) {
         return false;
     }
-    let b = builder(context, op, rewriter);
-    let init = b.empty(result.r#type());
+    let b = LinalgBuilder::before(context, op, rewriter);
+    let init = if zero_init {
+        b.zeros(result.r#type(), zero(context, element))
+    } else {
+        b.empty(result.r#type())
+    };
     let converted = b.named(name, &[lhs, rhs], init, result.r#type(), &[]);
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -126,7 +124,7 @@ fn unary<'c>(
     if !is_float(element) {
         return false;
     }
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let init = b.empty(result.r#type());
     let converted = b.named(name, &[input], init, result.r#type(), &[]);
     rewriter.replace_op_with_values(op, &[converted]);
@@ -241,7 +239,7 @@ rule!(SIGMOID, "glow.graph.sigmoid", |context, op, rewriter| {
         return false;
     }
     let t = result.r#type();
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let negated = b.named("linalg.negf", &[x], b.empty(t), t, &[]);
     let exps = b.named("linalg.exp", &[negated], b.empty(t), t, &[]);
     let one = b.splat(t, FloatAttribute::new(context, element, 1.0).into());
@@ -258,20 +256,7 @@ fn contraction<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
-        return false;
-    };
-    let Some((_, element)) = tensor_info(lhs) else {
-        return false;
-    };
-    if !is_float(element) && !is_signless_int(element) {
-        return false;
-    }
-    let b = builder(context, op, rewriter);
-    let init = b.zeros(result.r#type(), zero(context, element));
-    let converted = b.named(name, &[lhs, rhs], init, result.r#type(), &[]);
-    rewriter.replace_op_with_values(op, &[converted]);
-    true
+    two_operand_named_op(name, true, context, op, rewriter)
 }
 
 rule!(MATMUL, "glow.graph.matmul", |c, o, r| contraction(
@@ -292,7 +277,7 @@ rule!(
         else {
             return false;
         };
-        let b = builder(context, op, rewriter);
+        let b = LinalgBuilder::before(context, op, rewriter);
         let init = b.empty(result.r#type());
         let converted = b.named(
             "linalg.transpose",
@@ -313,7 +298,7 @@ rule!(RESHAPE, "glow.graph.reshape", |context, op, rewriter| {
     let Some((shape, element)) = tensor_info(result.into()) else {
         return false;
     };
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.reshape(input, &shape, element);
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -376,7 +361,7 @@ rule!(
         else {
             return false;
         };
-        let b = builder(context, op, rewriter);
+        let b = LinalgBuilder::before(context, op, rewriter);
         let Some(converted) = broadcast_value(&b, input, axis.value() as usize, &shape) else {
             return false;
         };
@@ -399,7 +384,7 @@ rule!(
         if !is_float(element) && !is_signless_int(element) {
             return false;
         }
-        let b = builder(context, op, rewriter);
+        let b = LinalgBuilder::before(context, op, rewriter);
         let Some(wide) = broadcast_value(&b, slice, 1, &shape) else {
             return false;
         };
@@ -477,7 +462,7 @@ fn reduction<'c>(
         .filter(|d| !axes.contains(&(*d as i64)))
         .map(|d| shape[d])
         .collect();
-    let b = builder(context, op, rewriter);
+    let b = LinalgBuilder::before(context, op, rewriter);
     let reduced_type = b.tensor(&reduced_shape, element);
     let init = b.zeros(reduced_type, identity);
     let reduced = b.reduce(input, init, reduced_type, &axes, combiner, element);

@@ -7,14 +7,14 @@
 //!   size, or (without count_include_pad) by the count of real elements, computed by
 //!   pooling a tensor of ones padded with zeros
 
-use super::builder::LinalgBuilder;
+use super::builder::{is_float, LinalgBuilder};
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
     ir::{
         attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         r#type::IntegerType,
-        Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
+        Attribute, OperationRef, Type, Value, ValueLike,
     },
     Context, RewriterBase,
 };
@@ -26,11 +26,6 @@ fn array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
             .filter_map(|i| attribute.element(i).ok())
             .collect(),
     )
-}
-
-fn is_float(element: Type) -> bool {
-    // SAFETY: a type query on a valid type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
 }
 
 fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<'c> {
@@ -116,12 +111,7 @@ fn conv2d<'c>(
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map_or(1, |g| g.value());
-    rewriter.set_insertion_point_before(op);
-    let b = LinalgBuilder {
-        context,
-        rewriter,
-        location: op.location(),
-    };
+    let b = LinalgBuilder::before(context, op, rewriter);
     let zero = scalar(context, element, 0.0);
     let padded = pad_spatial(&b, input, &pads, zero, element);
     let attributes = [
@@ -241,12 +231,7 @@ fn max_pool<'c>(
     let Some(pool) = pool_operands(op) else {
         return false;
     };
-    rewriter.set_insertion_point_before(op);
-    let b = LinalgBuilder {
-        context,
-        rewriter,
-        location: op.location(),
-    };
+    let b = LinalgBuilder::before(context, op, rewriter);
     let lowest = scalar(context, pool.element, f64::NEG_INFINITY);
     let padded = pad_spatial(&b, pool.input, &pool.pads, lowest, pool.element);
     let converted = pooled(&b, "linalg.pooling_nchw_max", padded, &pool, lowest);
@@ -266,12 +251,7 @@ fn avg_pool<'c>(
         return false;
     }
     let include_pad = op.attribute("count_include_pad").is_ok();
-    rewriter.set_insertion_point_before(op);
-    let b = LinalgBuilder {
-        context,
-        rewriter,
-        location: op.location(),
-    };
+    let b = LinalgBuilder::before(context, op, rewriter);
     let zero = scalar(context, pool.element, 0.0);
     let padded = pad_spatial(&b, pool.input, &pool.pads, zero, pool.element);
     let sums = pooled(&b, "linalg.pooling_nchw_sum", padded, &pool, zero);
