@@ -1,6 +1,7 @@
 //! The Rust-pass framework: pass definitions registered as real MLIR passes, their
 //! options, rewrite rules on MLIR's greedy driver, and diagnostics.
 
+pub mod attributes;
 mod diagnostics;
 mod options;
 mod pipeline;

@@ -17,13 +17,7 @@ pub static COMPOSE_TRANSPOSES: Rule = Rule {
 
 /// The permutation of a transpose op.
 pub fn permutation(op: OperationRef) -> Option<Vec<i64>> {
-    let attribute = op.attribute("perm").ok()?;
-    let array = DenseI64ArrayAttribute::try_from(attribute).ok()?;
-    Some(
-        (0..array.len())
-            .filter_map(|i| array.element(i).ok())
-            .collect(),
-    )
+    crate::framework::attributes::i64_array(op, "perm")
 }
 
 fn rewrite<'c>(

@@ -5,11 +5,12 @@
 //!   y = d * rsqrt(var + eps) * scale + bias   (scale/bias broadcast back)
 
 use super::builder::{tensor_info, Binary, GraphBuilder, Reduce, Unary};
+use crate::framework::attributes::i64_array;
 use crate::framework::Rule;
 use glow_dialects::ods::glow_graph;
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         Attribute, OperationRef, Type, Value,
     },
@@ -171,16 +172,9 @@ fn reduce_mean<'c>(
     let Some((out_shape, element)) = tensor_info(result.into()) else {
         return false;
     };
-    let Some(axes) = op
-        .attribute("axes")
-        .ok()
-        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-    else {
+    let Some(axes) = i64_array(op, "axes") else {
         return false;
     };
-    let axes: Vec<i64> = (0..axes.len())
-        .filter_map(|i| axes.element(i).ok())
-        .collect();
     let rank = shape.len() as i64;
     let count: i64 = axes
         .iter()

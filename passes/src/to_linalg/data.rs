@@ -9,10 +9,11 @@
 //! - slice -> tensor.extract_slice; pad -> tensor.pad
 
 use super::builder::{is_float, BodyBuilder, LinalgBuilder};
+use crate::framework::attributes::i64_array;
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
         Attribute, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
@@ -351,16 +352,9 @@ rule!(SLICE, "glow.graph.slice", |context, op, rewriter| {
     let Some((sizes, _)) = tensor_info(result.into()) else {
         return false;
     };
-    let Some(start_attr) = op
-        .attribute("start")
-        .ok()
-        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-    else {
+    let Some(offsets) = i64_array(op, "start") else {
         return false;
     };
-    let offsets: Vec<i64> = (0..start_attr.len())
-        .filter_map(|i| start_attr.element(i).ok())
-        .collect();
     let b = LinalgBuilder::before(context, op, rewriter);
     // An empty slice may start at the end, which tensor.extract_slice rejects.
     if sizes.contains(&0) {
@@ -409,16 +403,9 @@ rule!(PAD, "glow.graph.pad", |context, op, rewriter| {
     let Some((shape, element)) = tensor_info(input) else {
         return false;
     };
-    let Some(pads) = op
-        .attribute("pads")
-        .ok()
-        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-    else {
+    let Some(pads) = i64_array(op, "pads") else {
         return false;
     };
-    let pads: Vec<i64> = (0..pads.len())
-        .filter_map(|i| pads.element(i).ok())
-        .collect();
     let rank = shape.len();
     let b = LinalgBuilder::before(context, op, rewriter);
     let converted = b.pad(input, &pads[..rank], &pads[rank..], value, element);

@@ -11,6 +11,7 @@
 //! - concat -> tensor.concat
 
 use super::builder::{is_float, LinalgBuilder};
+use crate::framework::attributes::i64_array;
 use crate::{
     framework::Rule, graph_optimize::compose_transposes::permutation,
     lower_nodes::builder::tensor_info,
@@ -412,16 +413,12 @@ fn reduction<'c>(
     let Some((result_shape, _)) = tensor_info(result.into()) else {
         return false;
     };
-    let Some(axes) = op
-        .attribute("axes")
-        .ok()
-        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
-    else {
+    let Some(axes) = i64_array(op, "axes") else {
         return false;
     };
     let rank = shape.len() as i64;
-    let mut axes: Vec<i64> = (0..axes.len())
-        .filter_map(|i| axes.element(i).ok())
+    let mut axes: Vec<i64> = axes
+        .into_iter()
         .map(|a| if a < 0 { a + rank } else { a })
         .collect();
     axes.sort_unstable();

@@ -11,7 +11,7 @@ use super::builder::{is_float, LinalgBuilder};
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         r#type::IntegerType,
         Attribute, OperationRef, Type, Value, ValueLike,
@@ -19,14 +19,7 @@ use melior::{
     Context, RewriterBase,
 };
 
-fn array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
-    let attribute = DenseI64ArrayAttribute::try_from(op.attribute(name).ok()?).ok()?;
-    Some(
-        (0..attribute.len())
-            .filter_map(|i| attribute.element(i).ok())
-            .collect(),
-    )
-}
+use crate::framework::attributes::i64_array as array;
 
 fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<'c> {
     if is_float(element) {
