@@ -58,7 +58,7 @@ func.func @unlowered(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
 
 // -----
 
-// conv2d: zero padding, the named convolution into a zero-filled init, bias added.
+// conv2d, NCHW: zero padding, the named convolution into a zero-filled init, bias added.
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x3x10x10xf32>, tensor<4x3x3x3xf32>)
@@ -72,6 +72,40 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf
   %1 = glow.graph.conv2d %g, %gw group 2 : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
   %2 = glow.graph.max_pool %g kernel [2, 2] strides [2, 2] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
   return %0, %1, %2 : tensor<1x4x4x4xf32>, tensor<1x6x6x6xf32>, tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// conv2d, channels_last: NHWC padding, the filter relaid out to HWCF, the convolution
+// accumulating into the broadcast bias; pools in NHWC.
+// CHECK-LABEL: func.func @conv_channels_last
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>) dimensions = [0, 1, 2]
+// CHECK: %[[W:.*]] = linalg.transpose ins(%arg1 : tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x4xf32>) permutation = [2, 3, 1, 0]
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %[[W]] : tensor<1x10x10x3xf32>, tensor<3x3x3x4xf32>) outs(%[[B]] : tensor<1x4x4x4xf32>)
+// CHECK: linalg.pooling_nhwc_max
+// CHECK: linalg.pooling_nhwc_sum
+func.func @conv_channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x3xf32>, tensor<1x4x4x3xf32>) {
+  %0 = glow.graph.conv2d %x, %w, %b strides [2, 2] pads [1, 1, 1, 1] channels_last : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  %1 = glow.graph.max_pool %x kernel [2, 2] strides [2, 2] channels_last : tensor<1x8x8x3xf32> -> tensor<1x4x4x3xf32>
+  %2 = glow.graph.avg_pool %x kernel [2, 2] strides [2, 2] channels_last : tensor<1x8x8x3xf32> -> tensor<1x4x4x3xf32>
+  return %0, %1, %2 : tensor<1x4x4x4xf32>, tensor<1x4x4x3xf32>, tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// Depthwise channels_last (group == channels, one filter per channel). A constant
+// filter is relaid out at compile time: [C, 1, KH, KW] = [2, 1, 1, 2] with values
+// c0: (1, 2), c1: (3, 4) becomes [KH, KW, C] = [1, 2, 2]: (1, 3), (2, 4).
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[W:.*]] = arith.constant dense_resource<relayout{{.*}}> : tensor<1x2x2x1xf32>
+// CHECK: %[[HWC:.*]] = tensor.reshape %[[W]]
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%arg0, %[[HWC]] : tensor<1x4x4x2xf32>, tensor<1x2x2xf32>) outs(%{{.*}} : tensor<1x4x3x2xf32>)
+// CHECK: relayout: "0x400000000000803F000040400000004000008040"
+func.func @depthwise(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x3x2xf32> {
+  %w = glow.graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %0 = glow.graph.conv2d %x, %w group 2 channels_last : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x3x2xf32>
+  return %0 : tensor<1x4x3x2xf32>
 }
 
 // -----

@@ -131,6 +131,15 @@ func.func @conv_wrong_result(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 
 // -----
 
+func.func @conv_channels_last_mismatch(%x: tensor<1x8x8x4xf32>, %w: tensor<4x3x3x3xf32>) {
+  // NHWC input: 4 channels (last dimension), the filter expects 3.
+  // expected-error @+1 {{filter has 3 channels per group but the input has 4 channels in 1 group(s)}}
+  %0 = glow.graph.conv2d %x, %w channels_last : (tensor<1x8x8x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
 func.func @conv_group_zero(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) {
   // expected-error @+1 {{'group' must be positive, got 0}}
   %0 = glow.graph.conv2d %x, %w group 0 : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>

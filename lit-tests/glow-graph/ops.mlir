@@ -158,3 +158,13 @@ func.func @negative_splats() -> (tensor<2xf32>, tensor<2xf16>, tensor<2xi8>, ten
   %4 = glow.graph.splat -3 : tensor<2xf32>
   return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xf16>, tensor<2xi8>, tensor<2xi64>, tensor<2xf32>
 }
+
+// channels_last: NHWC input and result; the filter keeps its OIHW layout.
+// CHECK-LABEL: func.func @channels_last
+// CHECK: glow.graph.conv2d %arg0, %arg1 strides [2, 2] channels_last : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x3x4xf32>
+// CHECK: glow.graph.avg_pool %arg0 kernel [2, 2] channels_last : tensor<1x8x8x3xf32> -> tensor<1x7x7x3xf32>
+func.func @channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> (tensor<1x3x3x4xf32>, tensor<1x7x7x3xf32>) {
+  %0 = glow.graph.conv2d %x, %w strides [2, 2] channels_last : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x3x4xf32>
+  %1 = glow.graph.avg_pool %x kernel [2, 2] channels_last : tensor<1x8x8x3xf32> -> tensor<1x7x7x3xf32>
+  return %0, %1 : tensor<1x3x3x4xf32>, tensor<1x7x7x3xf32>
+}

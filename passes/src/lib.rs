@@ -5,6 +5,8 @@
 //! `builtin.module(func.func(glow-lower-nodes{keep=batch_norm}),canonicalize)`.
 #![deny(missing_docs)]
 
+pub mod channels_last;
+pub mod cpu_schedule;
 pub mod framework;
 pub mod graph_optimize;
 pub mod lower_nodes;
@@ -17,19 +19,26 @@ use std::sync::Once;
 pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &graph_optimize::GRAPH_OPTIMIZE,
     &lower_nodes::LOWER_NODES,
+    &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
+    &cpu_schedule::TILE_AND_VECTORIZE,
+    &cpu_schedule::HOIST_VECTOR_TRANSFERS,
+    &cpu_schedule::pads_in_place::PADS_IN_PLACE,
 ];
 
 /// The CPU pipeline (`--glow-cpu-pipeline`), on `builtin.module`: graph optimization,
 /// node lowering, folding, conversion to linalg on tensors, upstream bufferization with
 /// deallocation, loops, and the LLVM dialect.
-pub const CPU_PIPELINE: &str = "func.func(glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-graph-to-linalg),\
-canonicalize,cse,\
+pub const CPU_PIPELINE: &str = "func.func(glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last,glow-graph-to-linalg),\
+canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
+func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
 one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,\
-func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
+func.func(convert-linalg-to-loops),func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+convert-vector-to-llvm{vector-contract-lowering=outerproduct},\
 finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
-convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
+convert-func-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 
 /// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global
 /// registry (idempotent).

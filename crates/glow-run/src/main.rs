@@ -243,6 +243,17 @@ fn run(arguments: Arguments) -> Result<()> {
         bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
     }
     let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
+    // LLVM generates code when a symbol is first looked up: do it now, so the compile
+    // time includes code generation and the first run does not.
+    if engine
+        .lookup(&format!("_mlir_{}", arguments.function))
+        .is_null()
+    {
+        bail!(
+            "the compiled module has no entry point @{}",
+            arguments.function
+        );
+    }
     let compile_time = started.elapsed();
 
     // Inputs: .npy files or seeded random data, checked against the signature.

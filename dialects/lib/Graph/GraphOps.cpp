@@ -84,20 +84,24 @@ struct Window {
     return (padded - span) / strides[d] + 1;
   }
 
-  /// Infers N x channels x OH x OW for an NCHW input.
+  /// Infers N x channels x OH x OW for an NCHW input, or N x OH x OW x channels for
+  /// an NHWC one (`channelsLast`).
   LogicalResult infer(std::optional<Location> loc, RankedTensorType input,
-                      int64_t channels, Type elementType,
+                      int64_t channels, Type elementType, bool channelsLast,
                       SmallVectorImpl<Type> &types) const {
     if (failed(check(loc)))
       return failure();
-    int64_t oh = outExtent(0, input.getDimSize(2));
-    int64_t ow = outExtent(1, input.getDimSize(3));
+    int64_t spatial = channelsLast ? 1 : 2;
+    int64_t oh = outExtent(0, input.getDimSize(spatial));
+    int64_t ow = outExtent(1, input.getDimSize(spatial + 1));
     if (oh < 1 || ow < 1)
       return emitOptionalError(loc, "window ", formatList(kernel), " with dilations ",
                                formatList(dilations), " does not fit the padded input ",
                                input);
-    types.push_back(RankedTensorType::get({input.getDimSize(0), channels, oh, ow},
-                                          elementType));
+    SmallVector<int64_t> shape =
+        channelsLast ? SmallVector<int64_t>{input.getDimSize(0), oh, ow, channels}
+                     : SmallVector<int64_t>{input.getDimSize(0), channels, oh, ow};
+    types.push_back(RankedTensorType::get(shape, elementType));
     return success();
   }
 };
@@ -246,7 +250,8 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   Window window{kernel, orDefault(adaptor.getStridesAttr(), kUnitPair),
                 orDefault(adaptor.getPadsAttr(), kNoPads),
                 orDefault(adaptor.getDilationsAttr(), kUnitPair)};
-  return window.infer(loc, input, filter.getDimSize(0), input.getElementType(), types);
+  return window.infer(loc, input, filter.getDimSize(0), input.getElementType(),
+                      static_cast<bool>(adaptor.getChannelsLastAttr()), types);
 }
 
 LogicalResult Conv2DOp::verify() {
@@ -257,7 +262,7 @@ LogicalResult Conv2DOp::verify() {
   int64_t group = getGroup();
   if (group < 1)
     return emitOpError("'group' must be positive, got ") << group;
-  int64_t channels = input.getDimSize(1);
+  int64_t channels = input.getDimSize(getChannelsLast() ? 3 : 1);
   int64_t filters = filter.getDimSize(0);
   if (channels % group != 0 || filters % group != 0)
     return emitOpError("'group' ")
@@ -351,7 +356,9 @@ static LogicalResult inferPool(std::optional<Location> loc,
   Window window{adaptor.getKernel(), orDefault(adaptor.getStridesAttr(), kUnitPair),
                 orDefault(adaptor.getPadsAttr(), kNoPads),
                 orDefault(adaptor.getDilationsAttr(), kUnitPair)};
-  return window.infer(loc, input, input.getDimSize(1), input.getElementType(), types);
+  bool channelsLast = static_cast<bool>(adaptor.getChannelsLastAttr());
+  return window.infer(loc, input, input.getDimSize(channelsLast ? 3 : 1),
+                      input.getElementType(), channelsLast, types);
 }
 
 /// Padding at least as large as the (undilated) window would make some outputs see

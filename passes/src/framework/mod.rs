@@ -1,5 +1,6 @@
 //! The Rust-pass framework: pass definitions registered as real MLIR passes, their
-//! options, rewrite rules on MLIR's greedy driver, and diagnostics.
+//! options, rewrite rules on MLIR's greedy driver, transform scripts applied by MLIR's
+//! interpreter, and diagnostics.
 
 pub mod attributes;
 mod diagnostics;
@@ -7,9 +8,11 @@ mod options;
 mod pipeline;
 mod registration;
 mod rewrite;
+mod transform;
 
 pub use diagnostics::emit_error;
 pub use options::PassOptions;
 pub use pipeline::{run_pipeline, PipelineError};
 pub use registration::{register_pass, OptionKind, PassDefinition, PassOption};
 pub use rewrite::{apply_rules, Rule};
+pub use transform::{apply_transform_script, TransformFailed};

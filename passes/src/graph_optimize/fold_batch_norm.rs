@@ -86,7 +86,8 @@ fn rewrite<'c>(
     let Some(conv) = defining_op(input, "glow.graph.conv2d") else {
         return false;
     };
-    if !has_one_use(input) || !is_f32(input) {
+    // The batch_norm's channel axis 1 is the conv's filter axis only in NCHW.
+    if !has_one_use(input) || !is_f32(input) || conv.attribute("channels_last").is_ok() {
         return false;
     }
     let (Ok(conv_input), Ok(filter)) = (conv.operand(0), conv.operand(1)) else {

@@ -267,6 +267,34 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         self.insert(op)
     }
 
+    /// `tensor.insert_slice` of all of `source` into `destination` at `offsets`.
+    pub fn insert_slice(
+        &self,
+        source: Value<'c, '_>,
+        destination: Value<'c, '_>,
+        offsets: &[i64],
+    ) -> Value<'c, 'r> {
+        let Some((shape, _)) = crate::lower_nodes::builder::tensor_info(source) else {
+            unreachable!("insert_slice sources are static tensors")
+        };
+        let segments = DenseI32ArrayAttribute::new(self.context, &[1, 1, 0, 0, 0]);
+        let attribute = |name: &str, value: Attribute<'c>| {
+            (melior::ir::Identifier::new(self.context, name), value)
+        };
+        let op = OperationBuilder::new("tensor.insert_slice", self.location)
+            .add_operands(&[source, destination])
+            .add_attributes(&[
+                attribute("static_offsets", self.array(offsets)),
+                attribute("static_sizes", self.array(&shape)),
+                attribute("static_strides", self.array(&vec![1; shape.len()])),
+                attribute("operandSegmentSizes", segments.into()),
+            ])
+            .add_results(&[destination.r#type()])
+            .build()
+            .expect("valid tensor.insert_slice");
+        self.insert(op)
+    }
+
     /// `dense<values> : tensor<Nxi64>`, the attribute form linalg's convolution and
     /// pooling ops take for strides and dilations.
     pub fn i64_elements(&self, values: &[i64]) -> Attribute<'c> {
@@ -374,6 +402,32 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         self.insert(op)
     }
 
+    /// `input` with its dimensions permuted (`result[i] = input[perm[i]]`): an f32
+    /// constant is permuted now, at compile time (a weight relayout costs nothing at
+    /// run time); anything else becomes a `linalg.transpose`.
+    pub fn transpose(&self, input: Value<'c, '_>, perm: &[i64]) -> Value<'c, 'r> {
+        let (shape, element) =
+            crate::lower_nodes::builder::tensor_info(input).expect("static tensor operand");
+        let permuted: Vec<i64> = perm.iter().map(|p| shape[*p as usize]).collect();
+        let result = self.tensor(&permuted, element);
+        if let Some(values) = constant_f32_values(input, shape.iter().product::<i64>() as usize) {
+            let bytes: Vec<u8> = permute(&values, &shape, perm)
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            let attribute = glow_dialects::elements::resource_elements(result, "relayout", &bytes);
+            return self.constant(attribute, result);
+        }
+        let init = self.empty(result);
+        self.named(
+            "linalg.transpose",
+            &[input],
+            init,
+            result,
+            &[("permutation", self.array(perm))],
+        )
+    }
+
     /// A dense i64 array attribute.
     pub fn array(&self, values: &[i64]) -> Attribute<'c> {
         DenseI64ArrayAttribute::new(self.context, values).into()
@@ -384,4 +438,48 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
 pub fn is_float(element: Type) -> bool {
     // SAFETY: a type query on a valid type.
     unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) }
+}
+
+/// The values of `value` if it is an f32 constant (`arith.constant` or
+/// `glow.graph.constant`) of `count` elements.
+fn constant_f32_values(value: Value, count: usize) -> Option<Vec<f32>> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    let name = owner.name();
+    if !matches!(
+        name.as_string_ref().as_str().ok()?,
+        "arith.constant" | "glow.graph.constant"
+    ) {
+        return None;
+    }
+    let (_, element) = crate::lower_nodes::builder::tensor_info(value)?;
+    if !element.is_f32() {
+        return None;
+    }
+    glow_dialects::elements::f32_values(owner.attribute("value").ok()?, count)
+}
+
+/// `values` (row-major, of `shape`) with dimensions permuted by `perm`.
+fn permute(values: &[f32], shape: &[i64], perm: &[i64]) -> Vec<f32> {
+    let rank = shape.len();
+    let mut strides = vec![1usize; rank];
+    for d in (0..rank.saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1] as usize;
+    }
+    let out_shape: Vec<usize> = perm.iter().map(|p| shape[*p as usize] as usize).collect();
+    let out_strides: Vec<usize> = perm.iter().map(|p| strides[*p as usize]).collect();
+    let mut out = Vec::with_capacity(values.len());
+    let mut index = vec![0usize; rank];
+    for _ in 0..values.len() {
+        let source: usize = index.iter().zip(&out_strides).map(|(i, s)| i * s).sum();
+        out.push(values[source]);
+        for d in (0..rank).rev() {
+            index[d] += 1;
+            if index[d] < out_shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    out
 }

@@ -1,9 +1,14 @@
-//! conv2d and pooling to linalg's convolution / pooling named ops (NCHW):
-//! - conv2d: tensor.pad with zeros, then linalg.conv_2d_nchw_fchw (group 1) or
+//! conv2d and pooling to linalg's convolution / pooling named ops, in the op's layout:
+//! - conv2d, `channels_last` (group 1 or depthwise): tensor.pad with zeros, the filter
+//!   relaid out to HWCF (HWC for depthwise; at compile time for constant weights),
+//!   linalg.conv_2d_nhwc_hwcf / depthwise_conv_2d_nhwc_hwc accumulating into the
+//!   broadcast bias
+//! - conv2d, NCHW: tensor.pad with zeros, linalg.conv_2d_nchw_fchw (group 1) or
 //!   linalg.conv_2d_ngchw_gfchw on reshaped operands (grouped and depthwise), into a
 //!   zero-filled init; the bias is broadcast and added
 //! - max_pool: tensor.pad with -inf (or the integer minimum), linalg.pooling_nchw_max
-//! - avg_pool: tensor.pad with zeros, linalg.pooling_nchw_sum, divided by the window
+//!   (pooling_nhwc_max when `channels_last`)
+//! - avg_pool: tensor.pad with zeros, linalg.pooling_nchw_sum (or nhwc), divided by the window
 //!   size, or (without count_include_pad) by the count of real elements, computed by
 //!   pooling a tensor of ones padded with zeros
 
@@ -37,11 +42,13 @@ fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<
     }
 }
 
-/// `input` padded by [top, left, bottom, right] on dimensions 2 and 3 with `fill`.
+/// `input` padded by [top, left, bottom, right] on its spatial dimensions (2 and 3,
+/// or 1 and 2 when `channels_last`) with `fill`.
 fn pad_spatial<'c, 'r>(
     b: &LinalgBuilder<'c, 'r, '_>,
     input: Value<'c, '_>,
     pads: &[i64],
+    channels_last: bool,
     fill: Attribute<'c>,
     element: Type<'c>,
 ) -> Value<'c, 'r> {
@@ -49,31 +56,35 @@ fn pad_spatial<'c, 'r>(
         // SAFETY: the value belongs to the IR being rewritten, which outlives the rewrite.
         return unsafe { Value::from_raw(input.to_raw()) };
     }
-    b.pad(
-        input,
-        &[0, 0, pads[0], pads[1]],
-        &[0, 0, pads[2], pads[3]],
-        fill,
-        element,
-    )
+    let (low, high) = if channels_last {
+        ([0, pads[0], pads[1], 0], [0, pads[2], pads[3], 0])
+    } else {
+        ([0, 0, pads[0], pads[1]], [0, 0, pads[2], pads[3]])
+    };
+    b.pad(input, &low, &high, fill, element)
 }
 
 /// The conversion of `glow.graph.conv2d`.
 pub static CONV2D: Rule = Rule {
     root: "glow.graph.conv2d",
-    generates: &["linalg.conv_2d_nchw_fchw"],
+    generates: &[
+        "linalg.conv_2d_nchw_fchw",
+        "linalg.conv_2d_ngchw_gfchw",
+        "linalg.conv_2d_nhwc_hwcf",
+        "linalg.depthwise_conv_2d_nhwc_hwc",
+    ],
     rewrite: conv2d,
 };
 /// The conversion of `glow.graph.max_pool`.
 pub static MAX_POOL: Rule = Rule {
     root: "glow.graph.max_pool",
-    generates: &["linalg.pooling_nchw_max"],
+    generates: &["linalg.pooling_nchw_max", "linalg.pooling_nhwc_max"],
     rewrite: max_pool,
 };
 /// The conversion of `glow.graph.avg_pool`.
 pub static AVG_POOL: Rule = Rule {
     root: "glow.graph.avg_pool",
-    generates: &["linalg.pooling_nchw_sum"],
+    generates: &["linalg.pooling_nchw_sum", "linalg.pooling_nhwc_sum"],
     rewrite: avg_pool,
 };
 
@@ -104,67 +115,106 @@ fn conv2d<'c>(
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map_or(1, |g| g.value());
+    let channels_last = op.attribute("channels_last").is_ok();
+    let c = x_shape[if channels_last { 3 } else { 1 }];
+    let f = w_shape[0];
+    let depthwise = group > 1 && group == c && f == c && w_shape[1] == 1;
+    if channels_last && group != 1 && !depthwise {
+        // No channels-last grouped convolution in linalg: reported as unconverted.
+        return false;
+    }
     let b = LinalgBuilder::before(context, op, rewriter);
     let zero = scalar(context, element, 0.0);
-    let padded = pad_spatial(&b, input, &pads, zero, element);
     let attributes = [
         ("strides", b.i64_elements(&strides)),
         ("dilations", b.i64_elements(&dilations)),
     ];
-    let convolved = if group == 1 {
-        let init = b.zeros(result.r#type(), zero);
-        b.named(
-            "linalg.conv_2d_nchw_fchw",
-            &[padded, filter],
-            init,
-            result.r#type(),
-            &attributes,
-        )
-    } else {
-        let (n, c, h, w) = (
-            x_shape[0],
-            x_shape[1],
-            x_shape[2] + pads[0] + pads[2],
-            x_shape[3] + pads[1] + pads[3],
-        );
-        let f = w_shape[0];
-        let grouped_input = b.reshape(padded, &[n, group, c / group, h, w], element);
-        let grouped_filter = b.reshape(
-            filter,
-            &[group, f / group, w_shape[1], w_shape[2], w_shape[3]],
-            element,
-        );
-        let grouped_type = b.tensor(&[n, group, f / group, y_shape[2], y_shape[3]], element);
-        let init = b.zeros(grouped_type, zero);
-        let grouped = b.named(
-            "linalg.conv_2d_ngchw_gfchw",
-            &[grouped_input, grouped_filter],
-            init,
-            grouped_type,
-            &attributes,
-        );
-        b.reshape(grouped, &y_shape, element)
-    };
-    let converted = match op.operand(2) {
-        Ok(bias) => {
-            let init = b.empty(result.r#type());
-            let wide = b.named(
+    let padded = pad_spatial(&b, input, &pads, channels_last, zero, element);
+    let converted = if channels_last {
+        // The bias (or zero) broadcast over the output is the accumulator's start.
+        let init = match op.operand(2) {
+            Ok(bias) => b.named(
                 "linalg.broadcast",
                 &[bias],
+                b.empty(result.r#type()),
+                result.r#type(),
+                &[("dimensions", b.array(&[0, 1, 2]))],
+            ),
+            Err(_) => b.zeros(result.r#type(), zero),
+        };
+        if depthwise {
+            // [C, 1, KH, KW] -> [KH, KW, C]
+            let filter_hwc = b.transpose(filter, &[2, 3, 0, 1]);
+            let filter_hwc = b.reshape(filter_hwc, &[w_shape[2], w_shape[3], c], element);
+            b.named(
+                "linalg.depthwise_conv_2d_nhwc_hwc",
+                &[padded, filter_hwc],
                 init,
                 result.r#type(),
-                &[("dimensions", b.array(&[0, 2, 3]))],
-            );
-            let sum_init = b.empty(result.r#type());
+                &attributes,
+            )
+        } else {
+            let filter_hwcf = b.transpose(filter, &[2, 3, 1, 0]);
             b.named(
-                "linalg.add",
-                &[convolved, wide],
-                sum_init,
+                "linalg.conv_2d_nhwc_hwcf",
+                &[padded, filter_hwcf],
+                init,
                 result.r#type(),
-                &[],
+                &attributes,
             )
         }
-        Err(_) => convolved,
+    } else {
+        let convolved = if group == 1 {
+            let init = b.zeros(result.r#type(), zero);
+            b.named(
+                "linalg.conv_2d_nchw_fchw",
+                &[padded, filter],
+                init,
+                result.r#type(),
+                &attributes,
+            )
+        } else {
+            let (n, h, w) = (
+                x_shape[0],
+                x_shape[2] + pads[0] + pads[2],
+                x_shape[3] + pads[1] + pads[3],
+            );
+            let grouped_input = b.reshape(padded, &[n, group, c / group, h, w], element);
+            let grouped_filter = b.reshape(
+                filter,
+                &[group, f / group, w_shape[1], w_shape[2], w_shape[3]],
+                element,
+            );
+            let grouped_type = b.tensor(&[n, group, f / group, y_shape[2], y_shape[3]], element);
+            let init = b.zeros(grouped_type, zero);
+            let grouped = b.named(
+                "linalg.conv_2d_ngchw_gfchw",
+                &[grouped_input, grouped_filter],
+                init,
+                grouped_type,
+                &attributes,
+            );
+            b.reshape(grouped, &y_shape, element)
+        };
+        match op.operand(2) {
+            Ok(bias) => {
+                let wide = b.named(
+                    "linalg.broadcast",
+                    &[bias],
+                    b.empty(result.r#type()),
+                    result.r#type(),
+                    &[("dimensions", b.array(&[0, 2, 3]))],
+                );
+                b.named(
+                    "linalg.add",
+                    &[convolved, wide],
+                    b.empty(result.r#type()),
+                    result.r#type(),
+                    &[],
+                )
+            }
+            Err(_) => convolved,
+        }
     };
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -179,6 +229,7 @@ struct Pool<'c, 'a> {
     strides: Vec<i64>,
     pads: Vec<i64>,
     dilations: Vec<i64>,
+    channels_last: bool,
 }
 
 fn pool_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Pool<'c, 'a>> {
@@ -192,20 +243,23 @@ fn pool_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Pool<'c, 'a>> {
         strides: array(op, "strides")?,
         pads: array(op, "pads")?,
         dilations: array(op, "dilations")?,
+        channels_last: op.attribute("channels_last").is_ok(),
     })
 }
 
+/// The pooling named op `kind` ("max" or "sum") in the pool's layout.
 fn pooled<'c, 'r>(
     b: &LinalgBuilder<'c, 'r, '_>,
-    name: &str,
+    kind: &str,
     input: Value<'c, '_>,
     pool: &Pool<'c, '_>,
     init_value: Attribute<'c>,
 ) -> Value<'c, 'r> {
     let window = b.empty(b.tensor(&pool.kernel, pool.element));
     let init = b.zeros(pool.result_type, init_value);
+    let layout = if pool.channels_last { "nhwc" } else { "nchw" };
     b.named(
-        name,
+        &format!("linalg.pooling_{layout}_{kind}"),
         &[input, window],
         init,
         pool.result_type,
@@ -226,8 +280,15 @@ fn max_pool<'c>(
     };
     let b = LinalgBuilder::before(context, op, rewriter);
     let lowest = scalar(context, pool.element, f64::NEG_INFINITY);
-    let padded = pad_spatial(&b, pool.input, &pool.pads, lowest, pool.element);
-    let converted = pooled(&b, "linalg.pooling_nchw_max", padded, &pool, lowest);
+    let padded = pad_spatial(
+        &b,
+        pool.input,
+        &pool.pads,
+        pool.channels_last,
+        lowest,
+        pool.element,
+    );
+    let converted = pooled(&b, "max", padded, &pool, lowest);
     rewriter.replace_op_with_values(op, &[converted]);
     true
 }
@@ -246,8 +307,15 @@ fn avg_pool<'c>(
     let include_pad = op.attribute("count_include_pad").is_ok();
     let b = LinalgBuilder::before(context, op, rewriter);
     let zero = scalar(context, pool.element, 0.0);
-    let padded = pad_spatial(&b, pool.input, &pool.pads, zero, pool.element);
-    let sums = pooled(&b, "linalg.pooling_nchw_sum", padded, &pool, zero);
+    let padded = pad_spatial(
+        &b,
+        pool.input,
+        &pool.pads,
+        pool.channels_last,
+        zero,
+        pool.element,
+    );
+    let sums = pooled(&b, "sum", padded, &pool, zero);
     let counts = if include_pad || pool.pads.iter().all(|p| *p == 0) {
         let size = (pool.kernel[0] * pool.kernel[1]) as f64;
         b.splat(pool.result_type, scalar(context, pool.element, size))
@@ -260,8 +328,8 @@ fn avg_pool<'c>(
             b.tensor(&shape, pool.element),
             scalar(context, pool.element, 1.0),
         );
-        let padded_ones = pad_spatial(&b, ones, &pool.pads, zero, pool.element);
-        pooled(&b, "linalg.pooling_nchw_sum", padded_ones, &pool, zero)
+        let padded_ones = pad_spatial(&b, ones, &pool.pads, pool.channels_last, zero, pool.element);
+        pooled(&b, "sum", padded_ones, &pool, zero)
     };
     let init = b.empty(pool.result_type);
     let converted = b.named("linalg.div", &[sums, counts], init, pool.result_type, &[]);

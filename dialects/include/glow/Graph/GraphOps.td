@@ -70,12 +70,14 @@ def Glow_SplatOp : Glow_Graph_Op<"splat", [ConstantLike, Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Glow_Conv2DOp : Glow_Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
-  let summary = "2-D convolution, NCHW input and OIHW filter (Glow's Convolution)";
+  let summary = "2-D convolution, NCHW (or NHWC) input and OIHW filter (Glow's Convolution)";
   let description = [{
     `input` is N x C x H x W, `filter` is F x C/group x KH x KW, the optional `bias`
     has F elements. `pads` are [top, left, bottom, right]; `strides` and
     `dilations` are [h, w]. The result is N x F x OH x OW with
     OH = (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1.
+    With `channels_last` the input is N x H x W x C and the result N x OH x OW x F
+    (the filter keeps its layout); `glow-channels-last` chooses it for the CPU.
 
     ```mlir
     %y = glow.graph.conv2d %x, %w, %b strides [2, 2] pads [3, 3, 3, 3]
@@ -86,12 +88,13 @@ def Glow_Conv2DOp : Glow_Graph_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Glow_NumericTensor:$input, Glow_NumericTensor:$filter,
                        Optional<Glow_NumericTensor>:$bias,
                        Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations,
-                       DefaultValuedAttr<I64Attr, "1">:$group);
+                       DefaultValuedAttr<I64Attr, "1">:$group,
+                       UnitAttr:$channels_last);
   let results = (outs Glow_NumericTensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? (`strides` $strides^)? (`pads` $pads^)?
-    (`dilations` $dilations^)? (`group` $group^)? attr-dict
-    `:` functional-type(operands, results)
+    (`dilations` $dilations^)? (`group` $group^)? (`channels_last` $channels_last^)?
+    attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -127,17 +130,18 @@ class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins)>
     : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
   let arguments = !con((ins Glow_NumericTensor:$input, DenseI64ArrayAttr:$kernel,
-                            Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations),
+                            Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations,
+                            UnitAttr:$channels_last),
                        extraArgs);
   let results = (outs Glow_NumericTensor:$result);
   let hasVerifier = 1;
 }
 
-def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW (Glow's MaxPool)"> {
+def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW or NHWC (Glow's MaxPool)"> {
   let description = [{
     `kernel`, `strides` and `dilations` are [h, w]; `pads` are [top, left, bottom,
     right]; padded positions never win the maximum. Integer inputs are allowed (ONNX
-    MaxPool takes int8/uint8).
+    MaxPool takes int8/uint8). `channels_last`: NHWC input and result.
 
     ```mlir
     %y = glow.graph.max_pool %x kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1]
@@ -146,11 +150,12 @@ def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW (Glow's 
   }];
   let assemblyFormat = [{
     $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
-    (`dilations` $dilations^)? attr-dict `:` type($input) `->` type($result)
+    (`dilations` $dilations^)? (`channels_last` $channels_last^)? attr-dict
+    `:` type($input) `->` type($result)
   }];
 }
 
-def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW (Glow's AvgPool)",
+def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW or NHWC (Glow's AvgPool)",
     (ins UnitAttr:$count_include_pad)> {
   let description = [{
     Like `max_pool`, averaging. Padded positions count in the divisor only when
@@ -162,8 +167,8 @@ def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW (Glo
   }];
   let assemblyFormat = [{
     $input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)?
-    (`dilations` $dilations^)? (`count_include_pad` $count_include_pad^)? attr-dict
-    `:` type($input) `->` type($result)
+    (`dilations` $dilations^)? (`count_include_pad` $count_include_pad^)?
+    (`channels_last` $channels_last^)? attr-dict `:` type($input) `->` type($result)
   }];
 }
 

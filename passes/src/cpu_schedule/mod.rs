@@ -1,0 +1,271 @@
+//! The CPU schedule, as two passes around bufferization:
+//! - `glow-cpu-tile-and-vectorize` (on tensors): each static-shaped
+//!   conv_2d_nhwc_hwcf / depthwise_conv_2d_nhwc_hwc / matmul / batch_matmul becomes
+//!   loops over register tiles (sizes from [`tiles`]) whose bodies are vector ops: the
+//!   op's init (fill or broadcast bias) is tiled alike, the parallel loops are tiled,
+//!   then the reduction loops, convolutions are decomposed to their 1-D form, and the
+//!   tiles are vectorized. Other ops are left as they are.
+//! - `glow-hoist-vector-transfers` (on buffers, after alias folding, LICM and CSE): the
+//!   accumulator reads and writes that the reduction loops repeat are hoisted out of
+//!   them, so accumulators stay in registers.
+//!
+//! Both build a transform-dialect script and apply it with MLIR's interpreter
+//! ([`crate::framework::apply_transform_script`]).
+
+pub mod pads_in_place;
+pub mod tiles;
+
+use crate::{
+    framework::{apply_transform_script, PassDefinition, PassOptions},
+    lower_nodes::builder::tensor_info,
+};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
+        OperationRef,
+    },
+};
+use std::fmt::Write;
+use tiles::{tiling, Kernel, Tiling};
+
+/// Dialects the transforms create ops of (loaded before the pass runs).
+fn schedule_dialects() -> Vec<DialectHandle> {
+    // SAFETY: the handles are static descriptors of dialects linked into the binary.
+    let extra = unsafe {
+        [
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__transform__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__ub__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()),
+        ]
+    };
+    let mut dialects = vec![
+        DialectHandle::linalg(),
+        DialectHandle::scf(),
+        DialectHandle::affine(),
+        DialectHandle::arith(),
+        DialectHandle::tensor(),
+        DialectHandle::memref(),
+    ];
+    dialects.extend(extra);
+    dialects
+}
+
+/// The pass definition registered as `glow-cpu-tile-and-vectorize`.
+pub static TILE_AND_VECTORIZE: PassDefinition = PassDefinition {
+    argument: "glow-cpu-tile-and-vectorize",
+    description:
+        "Tile convolutions and matmuls into register tiles and vectorize them (on tensors)",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: schedule_dialects,
+    validate: |_: &PassOptions| Ok(()),
+    run: tile_and_vectorize,
+};
+
+/// The pass definition registered as `glow-hoist-vector-transfers`.
+pub static HOIST_VECTOR_TRANSFERS: PassDefinition = PassDefinition {
+    argument: "glow-hoist-vector-transfers",
+    description: "Hoist loop-invariant vector transfer pairs out of loops (on buffers)",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: schedule_dialects,
+    validate: |_: &PassOptions| Ok(()),
+    run: hoist_vector_transfers,
+};
+
+/// The attribute naming an op for the script's `match`.
+const TAG: &str = "glow.schedule";
+
+/// One op to schedule: its kernel, tiling, and whether its init is tiled too.
+struct Scheduled {
+    tiling: Tiling,
+    /// Operand index of the init, when it comes from a fill or broadcast.
+    init: Option<usize>,
+}
+
+/// The static output shape and reduction sizes of a kernel op, read from its operands.
+fn shapes(kernel: Kernel, op: OperationRef) -> Option<(Vec<i64>, Vec<i64>)> {
+    let (output, _) = tensor_info(op.result(0).ok()?.into())?;
+    let (lhs, _) = tensor_info(op.operand(0).ok()?)?;
+    let (rhs, _) = tensor_info(op.operand(1).ok()?)?;
+    let reduction = match kernel {
+        Kernel::Conv2dNhwcHwcf => rhs.get(..3)?.to_vec(),
+        Kernel::DepthwiseConv2dNhwcHwc => rhs.get(..2)?.to_vec(),
+        Kernel::Matmul | Kernel::BatchMatmul => vec![*lhs.last()?],
+    };
+    Some((output, reduction))
+}
+
+/// Whether the init operand `index` of `op` is produced by a linalg.fill or
+/// linalg.broadcast (which are then tiled like the op's output).
+fn init_is_tileable(op: OperationRef, index: usize) -> bool {
+    let Ok(init) = op.operand(index) else {
+        return false;
+    };
+    let Ok(result) = OperationResult::try_from(init) else {
+        return false;
+    };
+    let owner = result.owner();
+    let name = owner.name();
+    matches!(
+        name.as_string_ref().as_str(),
+        Ok("linalg.fill" | "linalg.broadcast")
+    )
+}
+
+fn set_tag(op: OperationRef, value: usize) {
+    let context = op.context();
+    // SAFETY: the ContextRef outlives the borrow in this frame.
+    let context = unsafe { context.to_ref() };
+    let attribute = melior::ir::attribute::IntegerAttribute::new(
+        melior::ir::Type::index(context),
+        value as i64,
+    );
+    let name = mlir_sys::MlirStringRef {
+        data: TAG.as_ptr().cast(),
+        length: TAG.len(),
+    };
+    // SAFETY: a discardable attribute set on a live op.
+    unsafe {
+        mlir_sys::mlirOperationSetDiscardableAttributeByName(
+            op.to_raw(),
+            name,
+            melior::ir::AttributeLike::to_raw(&attribute),
+        )
+    };
+}
+
+fn list(values: &[i64]) -> String {
+    values
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `tile_using_for` of `target` by `sizes`, naming the tiled op `tiled`.
+fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64]) {
+    let loops = sizes.iter().filter(|s| **s != 0).count();
+    let results = vec!["!transform.any_op"; loops + 1].join(", ");
+    let names = if loops == 0 {
+        tiled.to_string()
+    } else {
+        format!("{tiled}, %loops_{}:{loops}", &tiled[1..])
+    };
+    let _ = writeln!(
+        script,
+        "    {names} = transform.structured.tile_using_for {target} tile_sizes [{}] : (!transform.any_op) -> ({results})",
+        list(sizes)
+    );
+}
+
+/// The script scheduling `ops` (tagged 0..n) in a function.
+fn schedule_script(ops: &[Scheduled]) -> String {
+    let mut script = String::from(
+        "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
+    );
+    let any = "(!transform.any_op) -> !transform.any_op";
+    for (i, op) in ops.iter().enumerate() {
+        let _ = writeln!(
+            script,
+            "    %op{i} = transform.structured.match attributes{{{TAG} = {i} : index}} in %root : {any}"
+        );
+        if let Some(index) = op.init {
+            let output_sizes: Vec<i64> = op
+                .tiling
+                .parallel
+                .iter()
+                .zip(&op.tiling.reduction)
+                .filter(|(_, r)| **r == 0)
+                .map(|(p, _)| *p)
+                .collect();
+            let _ = writeln!(
+                script,
+                "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+            );
+            tile(
+                &mut script,
+                &format!("%init_tile{i}"),
+                &format!("%init{i}"),
+                &output_sizes,
+            );
+            let _ = writeln!(
+                script,
+                "    transform.structured.vectorize %init_tile{i} : !transform.any_op"
+            );
+        }
+        tile(
+            &mut script,
+            &format!("%tile{i}"),
+            &format!("%op{i}"),
+            &op.tiling.parallel,
+        );
+        tile(
+            &mut script,
+            &format!("%step{i}"),
+            &format!("%tile{i}"),
+            &op.tiling.reduction,
+        );
+        let vectorized = if op.tiling.decompose {
+            let _ = writeln!(
+                script,
+                "    %flat{i} = transform.structured.decompose %step{i} : {any}"
+            );
+            format!("%flat{i}")
+        } else {
+            format!("%step{i}")
+        };
+        let _ = writeln!(
+            script,
+            "    transform.structured.vectorize {vectorized} : !transform.any_op"
+        );
+    }
+    // The vectorizer writes a contraction as broadcast + mul + multi_reduction; fold
+    // that back to vector.contract (lowered to outer products later).
+    script.push_str(
+        "    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.reduction_to_contract\n      transform.apply_patterns.vector.transfer_permutation_patterns\n    } : !transform.any_op\n",
+    );
+    script.push_str("    transform.yield\n  }\n}\n");
+    script
+}
+
+fn tile_and_vectorize(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    let mut ops = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let Some(kernel) = name.as_string_ref().as_str().ok().and_then(Kernel::of) else {
+            return WalkResult::Advance;
+        };
+        let Some((output, reduction)) = shapes(kernel, op) else {
+            return WalkResult::Advance;
+        };
+        let Some(tiling) = tiling(kernel, &output, &reduction) else {
+            return WalkResult::Advance;
+        };
+        let init_index = op.operand_count() - 1;
+        let init = init_is_tileable(op, init_index).then_some(init_index);
+        set_tag(op, ops.len());
+        ops.push(Scheduled { tiling, init });
+        WalkResult::Advance
+    });
+    if ops.is_empty() {
+        return Ok(());
+    }
+    apply_transform_script(func, &schedule_script(&ops)).map_err(|_| ())
+}
+
+fn hoist_vector_transfers(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    apply_transform_script(
+        func,
+        "module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op
+    %hoisted = transform.structured.hoist_redundant_vector_transfers %funcs : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}",
+    )
+    .map_err(|_| ())
+}

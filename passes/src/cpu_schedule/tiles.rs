@@ -1,0 +1,129 @@
+//! Tile sizes for the CPU kernels, chosen from static shapes so every tile divides its
+//! dimension (no partial tiles: the vectorizer then sees static shapes, with no peeling
+//! or masking): the register tile keeps its accumulators in the 32 AVX-512 registers,
+//! the vector lane dimension is the contiguous one (output channels, channels, columns)
+//! in widths of 8 to 64 lanes, and reductions are cut into short unrolled steps.
+//! Measured rationale: ../shared/CPU-CODEGEN.md.
+
+/// The linalg ops the CPU schedule tiles and vectorizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `linalg.conv_2d_nhwc_hwcf`: loops (n, oh, ow, f, kh, kw, c).
+    Conv2dNhwcHwcf,
+    /// `linalg.depthwise_conv_2d_nhwc_hwc`: loops (n, oh, ow, c, kh, kw).
+    DepthwiseConv2dNhwcHwc,
+    /// `linalg.matmul`: loops (m, n, k).
+    Matmul,
+    /// `linalg.batch_matmul`: loops (b, m, n, k).
+    BatchMatmul,
+}
+
+impl Kernel {
+    /// The kernel of a linalg op name.
+    pub fn of(name: &str) -> Option<Self> {
+        Some(match name {
+            "linalg.conv_2d_nhwc_hwcf" => Self::Conv2dNhwcHwcf,
+            "linalg.depthwise_conv_2d_nhwc_hwc" => Self::DepthwiseConv2dNhwcHwc,
+            "linalg.matmul" => Self::Matmul,
+            "linalg.batch_matmul" => Self::BatchMatmul,
+            _ => return None,
+        })
+    }
+}
+
+/// How one op is tiled: an outer tiling of the parallel loops (the register tile), an
+/// inner tiling of the reduction loops, and whether the tile is then decomposed from a
+/// 2-D to a 1-D convolution (which is what linalg's vectorizer handles).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    /// One size per loop, 0 for the reduction loops.
+    pub parallel: Vec<i64>,
+    /// One size per loop, 0 for the parallel loops.
+    pub reduction: Vec<i64>,
+    /// Decompose the tiled convolution to its 1-D form before vectorizing.
+    pub decompose: bool,
+}
+
+/// Vector registers the accumulators of one register tile may take.
+const ACCUMULATOR_REGISTERS: i64 = 28;
+/// f32 lanes of one AVX-512 register.
+const LANES: i64 = 16;
+
+/// The largest divisor of `n` that is at most `cap` (at least 1).
+pub fn largest_divisor_at_most(n: i64, cap: i64) -> i64 {
+    (1..=cap.min(n).max(1))
+        .rev()
+        .find(|d| n % d == 0)
+        .unwrap_or(1)
+}
+
+/// The vector width for a contiguous dimension of size `n`: the first of `widths` that
+/// divides it, else the whole dimension when it is short, else its largest divisor of
+/// at most the widest width.
+fn lane_tile(n: i64, widths: &[i64]) -> i64 {
+    if let Some(w) = widths.iter().copied().find(|w| n % w == 0) {
+        return w;
+    }
+    let widest = widths.iter().copied().max().unwrap_or(LANES);
+    if n <= widest {
+        n
+    } else {
+        largest_divisor_at_most(n, widest)
+    }
+}
+
+/// Registers one row of `lanes` lanes takes.
+fn registers(lanes: i64) -> i64 {
+    (lanes + LANES - 1) / LANES
+}
+
+/// The tiling of `kernel` with static output shape `output` and reduction sizes
+/// `reduction` (conv: [kh, kw, c]; depthwise: [kh, kw]; matmul: [k]), or `None` when
+/// the shapes do not fit the kernel.
+pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tiling> {
+    if output.iter().chain(reduction).any(|d| *d <= 0) {
+        return None;
+    }
+    match (kernel, output, reduction) {
+        (Kernel::Conv2dNhwcHwcf, [_, _, ow, f], [_, _, c]) => {
+            let f_tile = lane_tile(*f, &[32, 16, 8]);
+            let w_tile =
+                largest_divisor_at_most(*ow, 14.min(ACCUMULATOR_REGISTERS / registers(f_tile)));
+            Some(Tiling {
+                parallel: vec![1, 1, w_tile, f_tile, 0, 0, 0],
+                reduction: vec![0, 0, 0, 0, 1, 1, largest_divisor_at_most(*c, 8)],
+                decompose: true,
+            })
+        }
+        (Kernel::DepthwiseConv2dNhwcHwc, [_, _, ow, c], [_, _]) => {
+            let c_tile = lane_tile(*c, &[16, 8]);
+            let w_tile = largest_divisor_at_most(*ow, 8);
+            Some(Tiling {
+                parallel: vec![1, 1, w_tile, c_tile, 0, 0],
+                reduction: vec![0, 0, 0, 0, 1, 1],
+                decompose: true,
+            })
+        }
+        (Kernel::Matmul, [m, n], [k]) => {
+            let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
+            let m_tile =
+                largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
+            Some(Tiling {
+                parallel: vec![m_tile, n_tile, 0],
+                reduction: vec![0, 0, largest_divisor_at_most(*k, 4)],
+                decompose: false,
+            })
+        }
+        (Kernel::BatchMatmul, [_, m, n], [k]) => {
+            let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
+            let m_tile =
+                largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
+            Some(Tiling {
+                parallel: vec![1, m_tile, n_tile, 0],
+                reduction: vec![0, 0, 0, largest_divisor_at_most(*k, 4)],
+                decompose: false,
+            })
+        }
+        _ => None,
+    }
+}
