@@ -1,18 +1,16 @@
 // Convolutions and matmuls become loops over register tiles of vector ops; the tile
-// sizes divide the dimensions (56 = 4 x 14 output columns, 64 = 2 x 32 filters).
+// sizes divide the dimensions (56 = 7 x 8 output columns, 64 = 2 x 32 filters) and the
+// accumulators (8 x 2 AVX-512 registers) start from the bias inside the tile loop.
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-cpu-tile-and-vectorize),canonicalize,cse)' | FileCheck %s
 
 // CHECK-LABEL: func.func @conv
-// The broadcast bias, tiled alike and vectorized.
-// CHECK: scf.for
-// CHECK: vector.broadcast {{.*}} : vector<32xf32> to vector<1x1x14x32xf32>
-// Output tiles of 1x1x14x32; kh, kw and 8 input channels per reduction step.
-// CHECK: scf.for %{{.*}} = %c0 to %c56 step %c14
-// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 2)
+// CHECK: vector.broadcast {{.*}} : vector<32xf32> to vector<1x1x8x32xf32>
+// kh, kw and one input channel per reduction step: an outer product.
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8
-// CHECK: vector.contract {{.*}} : vector<1x14x8xf32>, vector<8x32xf32> into vector<1x14x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK: vector.contract {{.*}} : vector<1x8x1xf32>, vector<1x32xf32> into vector<1x8x32xf32>
 // CHECK-NOT: linalg.conv
 func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %b: tensor<64xf32>) -> tensor<1x56x56x64xf32> {
   %e = tensor.empty() : tensor<1x56x56x64xf32>
@@ -26,8 +24,7 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %b: tenso
 
 // Depthwise: 8 output columns x 16 channels per tile.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: scf.for %{{.*}} = %c0 to %c56 step %c8
-// CHECK: scf.for %{{.*}} = %c0 to %c144 step %c16
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 9)
 // CHECK: vector.fma {{.*}} : vector<1x8x16xf32>
 // CHECK-NOT: linalg.depthwise
 func.func @depthwise(%x: tensor<1x58x58x144xf32>, %w: tensor<3x3x144xf32>) -> tensor<1x56x56x144xf32> {
@@ -41,10 +38,12 @@ func.func @depthwise(%x: tensor<1x58x58x144xf32>, %w: tensor<3x3x144xf32>) -> te
 
 // -----
 
-// Matmul: 6 x 64 register tiles, 4 k per step; the 1000 columns take 8-lane tiles.
+// Matmul: 6 x 64 register tiles, one k per step; the 1000 columns take 8-lane tiles.
 // CHECK-LABEL: func.func @matmul
-// CHECK: vector.contract {{.*}} : vector<6x4xf32>, vector<4x64xf32> into vector<6x64xf32>
-// CHECK: vector.contract {{.*}} : vector<1x4xf32>, vector<4x8xf32> into vector<1x8xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 2)
+// CHECK: vector.contract {{.*}} : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK: scf.forall (%{{.*}}) in (125)
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: tensor<12x256xf32>, %b: tensor<256x128xf32>, %x: tensor<1x2048xf32>, %w: tensor<2048x1000xf32>) -> (tensor<12x128xf32>, tensor<1x1000xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -55,6 +54,23 @@ func.func @matmul(%a: tensor<12x256xf32>, %b: tensor<256x128xf32>, %x: tensor<1x
   %init1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x1000xf32>) -> tensor<1x1000xf32>
   %1 = linalg.matmul ins(%x, %w : tensor<1x2048xf32>, tensor<2048x1000xf32>) outs(%init1 : tensor<1x1000xf32>) -> tensor<1x1000xf32>
   return %0, %1 : tensor<12x128xf32>, tensor<1x1000xf32>
+}
+
+// -----
+
+// A filter larger than half the L2 cache (3x3x512x512 f32, 9.4 MB): the filter tiles
+// run outermost, so one tile's filter slice stays cached across the output positions.
+// CHECK-LABEL: func.func @large_filter
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c32
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: vector.contract {{.*}} : vector<1x7x1xf32>, vector<1x32xf32> into vector<1x7x32xf32>
+func.func @large_filter(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x512xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%init : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+  return %0 : tensor<1x7x7x512xf32>
 }
 
 // -----

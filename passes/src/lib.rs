@@ -33,7 +33,7 @@ pub const CPU_PIPELINE: &str = "func.func(glow-graph-optimize,glow-lower-nodes,g
 canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
 one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-buffer-deallocation-pipeline,convert-bufferization-to-memref,\
+buffer-deallocation-pipeline,convert-bufferization-to-memref,scf-forall-to-for,\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
 func.func(convert-linalg-to-loops),func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{vector-contract-lowering=outerproduct},\

@@ -306,7 +306,20 @@ fn run(arguments: Arguments) -> Result<()> {
     let result_words: usize = outputs.iter().map(|p| 3 + 2 * p.shape.len()).sum();
     let mut results = vec![0i64; result_words.max(1)];
     let mut times = Vec::new();
-    for _ in 0..arguments.repeat.max(1) {
+    // Keep freed memory in the process (no mmap per large buffer, no trimming): the
+    // compiled code allocates its buffers on every run, and returning them to the OS
+    // would make each run pay page faults for memory it touched the run before.
+    // SAFETY: mallopt only tunes glibc's allocator; called before the runs.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+    }
+    for run in 0..arguments.repeat.max(1) {
+        if run > 0 {
+            // SAFETY: the previous run's results were allocated by the compiled code
+            // with malloc and are not read any more.
+            unsafe { free_results(&results, &outputs) };
+        }
         let mut result_pointer = results.as_mut_ptr();
         let mut descriptor_pointers: Vec<*mut i64> =
             descriptors.iter_mut().map(|d| d.as_mut_ptr()).collect();
@@ -354,6 +367,9 @@ fn run(arguments: Arguments) -> Result<()> {
         produced.push(HostTensor::from_bytes(sizes.to_vec(), port.dtype, &bytes));
     }
 
+    // SAFETY: the results were copied into `produced`.
+    unsafe { free_results(&results, &outputs) };
+
     if let Some(folder) = &arguments.output_dir {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create '{}'", folder.display()))?;
@@ -397,6 +413,25 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("glow-run: error: {error:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Frees the buffers the compiled code allocated for its results (each allocation
+/// once, however many results share it): the caller owns returned memrefs.
+///
+/// # Safety
+/// `results` holds the descriptors the last run wrote, none of them freed yet or read
+/// afterwards.
+unsafe fn free_results(results: &[i64], outputs: &[Port]) {
+    let mut offset = 0;
+    let mut freed = std::collections::HashSet::new();
+    for port in outputs {
+        let allocated = results[offset] as *mut libc::c_void;
+        offset += 3 + 2 * port.shape.len();
+        if !allocated.is_null() && freed.insert(allocated as usize) {
+            // SAFETY: per the contract, a live malloc'ed buffer freed exactly once.
+            unsafe { libc::free(allocated) };
         }
     }
 }

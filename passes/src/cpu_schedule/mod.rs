@@ -2,9 +2,12 @@
 //! - `glow-cpu-tile-and-vectorize` (on tensors): each static-shaped
 //!   conv_2d_nhwc_hwcf / depthwise_conv_2d_nhwc_hwc / matmul / batch_matmul becomes
 //!   loops over register tiles (sizes from [`tiles`]) whose bodies are vector ops: the
-//!   op's init (fill or broadcast bias) is tiled alike, the parallel loops are tiled,
-//!   then the reduction loops, convolutions are decomposed to their 1-D form, and the
-//!   tiles are vectorized. Other ops are left as they are.
+//!   parallel loops become one scf.forall (lowered to loops after bufferization) into
+//!   which the op's init (fill or broadcast bias) is fused, so accumulators start in
+//!   registers; or, for large filters, scf.for loops with the filter tiles outermost
+//!   and the init tiled alike. Then the reduction loops are tiled, convolutions are
+//!   decomposed to their 1-D form, and the tiles are vectorized. Other ops are left as
+//!   they are.
 //! - `glow-hoist-vector-transfers` (on buffers, after alias folding, LICM and CSE): the
 //!   accumulator reads and writes that the reduction loops repeat are hoisted out of
 //!   them, so accumulators stay in registers.
@@ -146,7 +149,7 @@ fn list(values: &[i64]) -> String {
 }
 
 /// `tile_using_for` of `target` by `sizes`, naming the tiled op `tiled`.
-fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64]) {
+fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64], interchange: &[i64]) {
     let loops = sizes.iter().filter(|s| **s != 0).count();
     let results = vec!["!transform.any_op"; loops + 1].join(", ");
     let names = if loops == 0 {
@@ -156,8 +159,13 @@ fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64]) {
     };
     let _ = writeln!(
         script,
-        "    {names} = transform.structured.tile_using_for {target} tile_sizes [{}] : (!transform.any_op) -> ({results})",
-        list(sizes)
+        "    {names} = transform.structured.tile_using_for {target} tile_sizes [{}]{} : (!transform.any_op) -> ({results})",
+        list(sizes),
+        if interchange.is_empty() {
+            String::new()
+        } else {
+            format!(" interchange = [{}]", list(interchange))
+        }
     );
 }
 
@@ -172,41 +180,62 @@ fn schedule_script(ops: &[Scheduled]) -> String {
             script,
             "    %op{i} = transform.structured.match attributes{{{TAG} = {i} : index}} in %root : {any}"
         );
-        if let Some(index) = op.init {
-            let output_sizes: Vec<i64> = op
-                .tiling
-                .parallel
-                .iter()
-                .zip(&op.tiling.reduction)
-                .filter(|(_, r)| **r == 0)
-                .map(|(p, _)| *p)
-                .collect();
-            let _ = writeln!(
-                script,
-                "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
-            );
-            tile(
-                &mut script,
-                &format!("%init_tile{i}"),
-                &format!("%init{i}"),
-                &output_sizes,
-            );
-            let _ = writeln!(
-                script,
-                "    transform.structured.vectorize %init_tile{i} : !transform.any_op"
-            );
+        let fused = op.init.is_some() && op.tiling.interchange.is_empty();
+        match op.init {
+            Some(index) if fused => {
+                // One scf.forall over the register tiles; the init's tile is computed
+                // inside it, so accumulators start from registers, not from memory.
+                let _ = writeln!(
+                    script,
+                    "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+                );
+                let _ = writeln!(
+                    script,
+                    "    %tile{i}, %forall{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                    list(&op.tiling.parallel)
+                );
+            }
+            _ => {
+                if let Some(index) = op.init {
+                    let output_sizes: Vec<i64> = op
+                        .tiling
+                        .parallel
+                        .iter()
+                        .zip(&op.tiling.reduction)
+                        .filter(|(_, r)| **r == 0)
+                        .map(|(p, _)| *p)
+                        .collect();
+                    let _ = writeln!(
+                        script,
+                        "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+                    );
+                    tile(
+                        &mut script,
+                        &format!("%init_tile{i}"),
+                        &format!("%init{i}"),
+                        &output_sizes,
+                        &[],
+                    );
+                    let _ = writeln!(
+                        script,
+                        "    transform.structured.vectorize %init_tile{i} : !transform.any_op"
+                    );
+                }
+                tile(
+                    &mut script,
+                    &format!("%tile{i}"),
+                    &format!("%op{i}"),
+                    &op.tiling.parallel,
+                    &op.tiling.interchange,
+                );
+            }
         }
-        tile(
-            &mut script,
-            &format!("%tile{i}"),
-            &format!("%op{i}"),
-            &op.tiling.parallel,
-        );
         tile(
             &mut script,
             &format!("%step{i}"),
             &format!("%tile{i}"),
             &op.tiling.reduction,
+            &[],
         );
         let vectorized = if op.tiling.decompose {
             let _ = writeln!(
@@ -221,6 +250,17 @@ fn schedule_script(ops: &[Scheduled]) -> String {
             script,
             "    transform.structured.vectorize {vectorized} : !transform.any_op"
         );
+        if fused {
+            // Last: fusing replaces the forall, which invalidates handles inside it.
+            let _ = writeln!(
+                script,
+                "    %init_tile{i}, %fused{i} = transform.structured.fuse_into_containing_op %init{i} into %forall{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)"
+            );
+            let _ = writeln!(
+                script,
+                "    transform.structured.vectorize %init_tile{i} : !transform.any_op"
+            );
+        }
     }
     // The vectorizer writes a contraction as broadcast + mul + multi_reduction; fold
     // that back to vector.contract (lowered to outer products later).

@@ -2,8 +2,10 @@
 //! dimension (no partial tiles: the vectorizer then sees static shapes, with no peeling
 //! or masking): the register tile keeps its accumulators in the 32 AVX-512 registers,
 //! the vector lane dimension is the contiguous one (output channels, channels, columns)
-//! in widths of 8 to 64 lanes, and reductions are cut into short unrolled steps.
-//! Measured rationale: ../shared/CPU-CODEGEN.md.
+//! in widths of 8 to 64 lanes, and each reduction step is one outer product (one input
+//! channel / one k), so no vector transposes are needed. Filters larger than half the
+//! L2 cache run their filter tiles outermost. Measured rationale (this machine, per
+//! kernel GFLOP/s): README's "CPU code generation" section and ../shared/CPU-CODEGEN.md.
 
 /// The linalg ops the CPU schedule tiles and vectorizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,12 +42,16 @@ pub struct Tiling {
     pub parallel: Vec<i64>,
     /// One size per loop, 0 for the parallel loops.
     pub reduction: Vec<i64>,
+    /// Order of the parallel tile loops, outermost first (empty: the op's order).
+    pub interchange: Vec<i64>,
     /// Decompose the tiled convolution to its 1-D form before vectorizing.
     pub decompose: bool,
 }
 
 /// Vector registers the accumulators of one register tile may take.
-const ACCUMULATOR_REGISTERS: i64 = 28;
+const ACCUMULATOR_REGISTERS: i64 = 24;
+/// L2 cache per core on this machine kind.
+const L2_BYTES: i64 = 1 << 20;
 /// f32 lanes of one AVX-512 register.
 const LANES: i64 = 16;
 
@@ -85,13 +91,22 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
         return None;
     }
     match (kernel, output, reduction) {
-        (Kernel::Conv2dNhwcHwcf, [_, _, ow, f], [_, _, c]) => {
+        (Kernel::Conv2dNhwcHwcf, [_, _, ow, f], [kh, kw, c]) => {
             let f_tile = lane_tile(*f, &[32, 16, 8]);
             let w_tile =
                 largest_divisor_at_most(*ow, 14.min(ACCUMULATOR_REGISTERS / registers(f_tile)));
+            // Filters larger than half the L2 cache: run the filter tiles outermost, so
+            // one tile's filter slice stays cached across the output positions.
+            let filter_bytes = kh * kw * c * f * 4;
+            let interchange = if filter_bytes > L2_BYTES / 2 {
+                vec![3, 0, 1, 2, 4, 5, 6]
+            } else {
+                vec![]
+            };
             Some(Tiling {
                 parallel: vec![1, 1, w_tile, f_tile, 0, 0, 0],
-                reduction: vec![0, 0, 0, 0, 1, 1, largest_divisor_at_most(*c, 8)],
+                reduction: vec![0, 0, 0, 0, 1, 1, 1],
+                interchange,
                 decompose: true,
             })
         }
@@ -101,26 +116,29 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
             Some(Tiling {
                 parallel: vec![1, 1, w_tile, c_tile, 0, 0],
                 reduction: vec![0, 0, 0, 0, 1, 1],
+                interchange: vec![],
                 decompose: true,
             })
         }
-        (Kernel::Matmul, [m, n], [k]) => {
+        (Kernel::Matmul, [m, n], [_]) => {
             let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
             let m_tile =
                 largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
             Some(Tiling {
                 parallel: vec![m_tile, n_tile, 0],
-                reduction: vec![0, 0, largest_divisor_at_most(*k, 4)],
+                reduction: vec![0, 0, 1],
+                interchange: vec![],
                 decompose: false,
             })
         }
-        (Kernel::BatchMatmul, [_, m, n], [k]) => {
+        (Kernel::BatchMatmul, [_, m, n], [_]) => {
             let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
             let m_tile =
                 largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
             Some(Tiling {
                 parallel: vec![1, m_tile, n_tile, 0],
-                reduction: vec![0, 0, 0, largest_divisor_at_most(*k, 4)],
+                reduction: vec![0, 0, 0, 1],
+                interchange: vec![],
                 decompose: false,
             })
         }
