@@ -26,6 +26,10 @@ echo "== MobileNetV2 through Glow vs onnxruntime"
 .venv/bin/python python/build_models.py mobilenetv2
 .venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
   --input-shape input=1x3x224x224 --bin target/debug
+echo "== ResNet-50 bundle: glow-compile, a C program linked against it, vs glow-run"
+.venv/bin/python python/build_models.py resnet50
+.venv/bin/python python/check_bundle.py .cache/models/resnet50.onnx \
+  --input input --output logits --input-shape input=1x3x224x224
 echo "== lit"
 # lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
 .venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"

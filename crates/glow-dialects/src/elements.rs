@@ -79,3 +79,51 @@ pub fn resource_elements<'c>(r#type: Type<'c>, name: &str, bytes: &[u8]) -> Attr
         ))
     }
 }
+
+/// The little-endian bytes of an elements attribute (dense, splat or dense_resource)
+/// whose elements are `element_bytes` wide (1, 2, 4 or 8; `float` for f32/f64), or
+/// `None` for other kinds (booleans, complex, unsupported widths).
+pub fn raw_bytes(attribute: Attribute, element_bytes: usize, float: bool) -> Option<Vec<u8>> {
+    let raw = attribute.to_raw();
+    // SAFETY: each query is valid on any attribute; the getters are only called on
+    // attributes of the matching kind with in-range positions.
+    unsafe {
+        let count = mlir_sys::mlirElementsAttrGetNumElements(raw) as usize;
+        if mlir_sys::mlirAttributeIsADenseElements(raw) {
+            let data = mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const u8;
+            if mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
+                let one = std::slice::from_raw_parts(data, element_bytes);
+                return Some(one.repeat(count));
+            }
+            return Some(std::slice::from_raw_parts(data, count * element_bytes).to_vec());
+        }
+        if !mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(count * element_bytes);
+        for i in 0..count as isize {
+            match (element_bytes, float) {
+                (4, true) => bytes.extend(
+                    mlir_sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                (8, true) => bytes.extend(
+                    mlir_sys::mlirDenseDoubleResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                (1, false) => bytes.extend(
+                    mlir_sys::mlirDenseInt8ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                (2, false) => bytes.extend(
+                    mlir_sys::mlirDenseInt16ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                (4, false) => bytes.extend(
+                    mlir_sys::mlirDenseInt32ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                (8, false) => bytes.extend(
+                    mlir_sys::mlirDenseInt64ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
+                ),
+                _ => return None,
+            }
+        }
+        Some(bytes)
+    }
+}

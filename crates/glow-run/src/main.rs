@@ -4,25 +4,20 @@
 //! not given), writes every output to `DIR/<name>.npy`, and prints a summary with
 //! shapes, checksums and compile / run times (`--repeat N`: median of N runs).
 
-mod tensor;
-
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
-use glow_dialects::register_glow_dialects;
-use glow_onnx::{import_model, load_model, ImportOptions};
-use melior::{
-    dialect::DialectRegistry,
-    ir::{
-        attribute::TypeAttribute,
-        operation::OperationLike,
-        r#type::{FunctionType, RankedTensorType, ShapedTypeLike},
-        Attribute, AttributeLike, BlockLike, Module, TypeLike,
+use glow_run::{
+    model::{
+        compiler_context, file_name, find_function, load, signature_ports, LoadedModel,
+        ModelSource, Port,
     },
-    utility::{register_all_dialects, register_all_llvm_translations, register_all_passes},
-    Context, ExecutionEngine,
+    tensor::{descriptor, HostTensor},
+};
+use melior::{
+    ir::{Attribute, AttributeLike},
+    ExecutionEngine,
 };
 use std::{collections::HashMap, path::PathBuf, process::ExitCode, time::Instant};
-use tensor::{descriptor, Dtype, HostTensor};
 
 #[derive(Parser)]
 #[command(
@@ -64,168 +59,26 @@ const RUNTIME_LIBRARY: &str = concat!(
     "/lib/libmlir_c_runner_utils.so\0"
 );
 
-/// A function argument or result: name, shape and element type.
-struct Port {
-    name: String,
-    shape: Vec<i64>,
-    dtype: Dtype,
-}
-
-fn ports(
-    types: impl Iterator<Item = melior::ir::Type<'static>>,
-    names: &[String],
-    what: &str,
-) -> Result<Vec<Port>> {
-    types
-        .enumerate()
-        .map(|(i, t)| {
-            let name = names
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("{what}{i}"));
-            let tensor = RankedTensorType::try_from(t).map_err(|_| {
-                anyhow::anyhow!("{what} '{name}' has type {t}, not a ranked tensor")
-            })?;
-            let shape = (0..tensor.rank())
-                .map(|d| match tensor.dim_size(d) {
-                    Ok(melior::ir::r#type::DimSize::Static(n)) => Ok(n as i64),
-                    _ => bail!("{what} '{name}' has a dynamic shape"),
-                })
-                .collect::<Result<Vec<i64>>>()?;
-            let element = tensor.element().to_string();
-            let dtype = Dtype::from_mlir(&element).with_context(|| {
-                format!(
-                    "{what} '{name}' has element type {element} (glow-run supports f32, f64, i64, i32, i8, i1)"
-                )
-            })?;
-            Ok(Port { name, shape, dtype })
-        })
-        .collect()
-}
-
-/// Characters outside `[A-Za-z0-9_.-]` become `_`.
-fn file_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
 fn run(arguments: Arguments) -> Result<()> {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    register_glow_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    register_all_passes();
-    register_all_llvm_translations(&context);
-    glow_passes::register_glow_passes();
+    let context = compiler_context();
 
     let started = Instant::now();
-    let is_onnx = arguments.model.extension().is_some_and(|e| e == "onnx");
-    let (mut module, input_names, output_names) = if is_onnx {
-        let mut shapes = HashMap::new();
-        for text in &arguments.input_shapes {
-            let (name, dims) = text
-                .rsplit_once('=')
-                .with_context(|| format!("--input-shape '{text}' is not NAME=DIMS"))?;
-            let dims = dims
-                .split('x')
-                .map(|d| {
-                    d.parse::<i64>().with_context(|| {
-                        format!("--input-shape '{text}': '{d}' is not a dimension")
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            shapes.insert(name.to_string(), dims);
-        }
-        // Inputs given as .npy pin their shapes too.
-        for text in &arguments.inputs {
-            if let Some((name, path)) = text.split_once('=') {
-                if !shapes.contains_key(name) {
-                    let data = HostTensor::read_npy(std::path::Path::new(path))?;
-                    shapes.insert(name.to_string(), data.shape);
-                }
-            }
-        }
-        let mut frozen = HashMap::new();
-        for text in &arguments.frozen_inputs {
-            let (name, path) = text
-                .split_once('=')
-                .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
-            let data = glow_onnx::TensorData::read_file(std::path::Path::new(path))?;
-            frozen.insert(name.to_string(), data);
-        }
-        let options = ImportOptions {
-            input_shapes: shapes,
-            function_name: arguments.function.clone(),
-            frozen_inputs: frozen.clone(),
-            ..Default::default()
-        };
-        let module = import_model(&context, &arguments.model, &options)?;
-        let graph = load_model(&arguments.model)?
-            .model
-            .graph
-            .expect("checked by the importer");
-        let initializers: std::collections::HashSet<&str> =
-            graph.initializer.iter().map(|t| t.name()).collect();
-        let inputs = graph
-            .input
-            .iter()
-            .filter(|i| !initializers.contains(i.name()) && !frozen.contains_key(i.name()))
-            .map(|i| i.name().to_string())
-            .collect();
-        let outputs = graph.output.iter().map(|o| o.name().to_string()).collect();
-        (module, inputs, outputs)
-    } else {
-        if !arguments.input_shapes.is_empty() {
-            bail!("--input-shape applies to ONNX models; a .mlir function has static types");
-        }
-        let text = std::fs::read_to_string(&arguments.model)
-            .with_context(|| format!("cannot read '{}'", arguments.model.display()))?;
-        let module = Module::parse(&context, &text)
-            .with_context(|| format!("'{}' does not parse as MLIR", arguments.model.display()))?;
-        (module, Vec::new(), Vec::new())
-    };
-
-    // The function's signature, and a C interface for the ExecutionEngine.
-    let function = {
-        let body = module.body();
-        let mut op = body.first_operation();
-        let mut found = None;
-        while let Some(candidate) = op {
-            let is_function = candidate.name().as_string_ref().as_str() == Ok("func.func");
-            let name = candidate.attribute("sym_name").ok().map(|a| a.to_string());
-            if is_function && name.as_deref() == Some(&format!("\"{}\"", arguments.function)) {
-                found = Some(candidate);
-                break;
-            }
-            op = candidate.next_in_block();
-        }
-        found.with_context(|| format!("no function @{} in the module", arguments.function))?
-    };
-    let signature = TypeAttribute::try_from(function.attribute("function_type")?)
-        .ok()
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-        .context("the function has no function type")?;
-    // SAFETY: the types live as long as the context, which outlives every use here.
-    let static_type = |t: melior::ir::Type| unsafe { melior::ir::Type::from_raw(t.to_raw()) };
-    let inputs = ports(
-        (0..signature.input_count()).map(|i| static_type(signature.input(i).unwrap())),
-        &input_names,
-        "input",
+    let LoadedModel {
+        mut module,
+        input_names,
+        output_names,
+    } = load(
+        &context,
+        &ModelSource {
+            path: &arguments.model,
+            input_shapes: &arguments.input_shapes,
+            inputs: &arguments.inputs,
+            frozen_inputs: &arguments.frozen_inputs,
+            function: &arguments.function,
+        },
     )?;
-    let outputs = ports(
-        (0..signature.result_count()).map(|i| static_type(signature.result(i).unwrap())),
-        &output_names,
-        "output",
-    )?;
+    let function = find_function(&module, &arguments.function)?;
+    let (inputs, outputs) = signature_ports(function, &input_names, &output_names)?;
     // SAFETY: setting a unit attribute on a live op of this context.
     unsafe {
         let name = melior::StringRef::new("llvm.emit_c_interface");

@@ -79,6 +79,11 @@ impl HostTensor {
         self.shape.iter().product::<i64>() as usize
     }
 
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The data as bytes.
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: the words hold at least len * size initialized bytes.

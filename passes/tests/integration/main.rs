@@ -5,6 +5,7 @@
 mod builders;
 mod framework;
 mod lower_nodes;
+mod memory_plan;
 mod mlir_input_fuzz;
 mod onnx_reader_fuzz;
 

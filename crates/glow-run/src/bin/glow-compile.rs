@@ -1,0 +1,386 @@
+//! `glow-compile MODEL -o DIR [--name NAME] [--input-shape name=AxBxC]...`: ahead-of-time
+//! compilation into a bundle, as Glow's were: `DIR/NAME.o` (an object file from the
+//! LLVM dialect through LLVM's O3 pipeline and target machine for this CPU),
+//! `DIR/NAME.weights` (the constant weights) and `DIR/NAME.h` (the entry point
+//! `void NAME(uint8_t *constant_weights, uint8_t *mutable_weights, uint8_t *activations)`,
+//! the offsets of the inputs and outputs in the mutable weights, and the three buffer
+//! sizes). Memory is planned statically by `glow-plan-memory`: the bundle allocates
+//! nothing. Files are written only when everything succeeded.
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+use glow_run::model::{
+    compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
+};
+use llvm_sys::{
+    core::{LLVMContextCreate, LLVMContextDispose, LLVMDisposeMessage, LLVMDisposeModule},
+    target::{LLVM_InitializeNativeAsmPrinter, LLVM_InitializeNativeTarget},
+    target_machine::{
+        LLVMCodeGenFileType, LLVMCodeGenOptLevel, LLVMCodeModel, LLVMCreateTargetDataLayout,
+        LLVMCreateTargetMachine, LLVMDisposeTargetMachine, LLVMGetDefaultTargetTriple,
+        LLVMGetHostCPUFeatures, LLVMGetHostCPUName, LLVMGetTargetFromTriple, LLVMRelocMode,
+        LLVMTargetMachineEmitToFile,
+    },
+    transforms::pass_builder::{
+        LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMRunPasses,
+    },
+};
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+    operation::OperationLike,
+    Attribute, AttributeLike, BlockLike, Module, OperationRef, TypeLike,
+};
+use std::{
+    ffi::{CStr, CString},
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "glow-compile",
+    version,
+    about = "Compile a model ahead of time into a bundle: object file, weights file, C header"
+)]
+struct Arguments {
+    /// An .onnx model or a .mlir module with a glow.graph function.
+    model: PathBuf,
+    /// Folder for NAME.o, NAME.weights and NAME.h (created if missing).
+    #[arg(short = 'o', long = "output-dir")]
+    output_dir: PathBuf,
+    /// The bundle's name: the C entry point and the file names. Default: the model's
+    /// file name, as a C identifier.
+    #[arg(long)]
+    name: Option<String>,
+    /// Static shape of an ONNX input, e.g. `input=1x3x224x224` (repeatable).
+    #[arg(long = "input-shape", value_name = "NAME=DIMS")]
+    input_shapes: Vec<String>,
+    /// Bind an ONNX input to constant data from a TensorProto `.pb` file (repeatable).
+    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    frozen_inputs: Vec<String>,
+    /// The function of a .mlir module to compile.
+    #[arg(long, default_value = "main")]
+    function: String,
+}
+
+/// `text` as a C identifier: other characters become `_`, and a leading digit gets one.
+fn c_identifier(text: &str) -> String {
+    let mut identifier: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if identifier.is_empty() || identifier.starts_with(|c: char| c.is_ascii_digit()) {
+        identifier.insert(0, '_');
+    }
+    identifier
+}
+
+fn index_attribute(op: OperationRef, name: &str) -> Result<u64> {
+    let attribute = op
+        .attribute(name)
+        .with_context(|| format!("the memory plan left no '{name}'"))?;
+    Ok(IntegerAttribute::try_from(attribute)
+        .map_err(|_| anyhow::anyhow!("'{name}' is not an integer"))?
+        .value() as u64)
+}
+
+fn set_string_attribute(op: OperationRef, name: &str, value: &str) {
+    let context = op.context();
+    // SAFETY: the ContextRef outlives the borrow in this frame.
+    let context = unsafe { context.to_ref() };
+    let attribute: Attribute = StringAttribute::new(context, value).into();
+    let name = melior::StringRef::new(name);
+    // SAFETY: setting an attribute on a live op.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name.to_raw(), attribute.to_raw())
+    }
+}
+
+/// Copies the data of every planned constant global into the weights image (at the
+/// offset the plan gave it) and erases the global.
+fn extract_weights(module: &Module, size: u64) -> Result<Vec<u8>> {
+    let mut weights = vec![0u8; size as usize];
+    let mut planned = Vec::new();
+    let body = module.body();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("memref.global") {
+            continue;
+        }
+        let Ok(offset) = index_attribute(op, "glow.constant_offset") else {
+            continue;
+        };
+        let r#type = TypeAttribute::try_from(op.attribute("type")?)
+            .map_err(|_| anyhow::anyhow!("a global without a type"))?
+            .value();
+        let element = melior::ir::r#type::MemRefType::try_from(r#type)
+            .map_err(|_| anyhow::anyhow!("a global of type {type}, not a memref"))?;
+        let element = melior::ir::r#type::ShapedTypeLike::element(&element);
+        let width = melior::ir::r#type::IntegerType::try_from(element)
+            .map(|t| t.width() as usize)
+            .unwrap_or(if element.is_f64() { 64 } else { 32 });
+        let float = element.is_f32() || element.is_f64();
+        let bytes =
+            glow_dialects::elements::raw_bytes(op.attribute("initial_value")?, width / 8, float)
+                .with_context(|| format!("cannot read the data of a constant of type {type}"))?;
+        let start = offset as usize;
+        weights
+            .get_mut(start..start + bytes.len())
+            .context("a constant lies outside the planned weights")?
+            .copy_from_slice(&bytes);
+        planned.push(op.to_raw());
+    }
+    for op in planned {
+        // SAFETY: the global is no longer referenced: the plan made its uses views.
+        unsafe { mlir_sys::mlirOperationDestroy(op) };
+    }
+    Ok(weights)
+}
+
+/// LLVM IR for `module` (LLVM dialect), optimized at O3 for this CPU, emitted as an
+/// object file at `path`.
+fn emit_object(module: &Module, path: &Path) -> Result<()> {
+    // SAFETY: LLVM C API calls on objects created here and disposed before returning;
+    // strings LLVM returns are freed with LLVMDisposeMessage.
+    unsafe {
+        if LLVM_InitializeNativeTarget() != 0 || LLVM_InitializeNativeAsmPrinter() != 0 {
+            bail!("LLVM has no code generator for this machine");
+        }
+        let triple = LLVMGetDefaultTargetTriple();
+        let cpu = LLVMGetHostCPUName();
+        let features = LLVMGetHostCPUFeatures();
+        let mut target = std::ptr::null_mut();
+        let mut error = std::ptr::null_mut();
+        if LLVMGetTargetFromTriple(triple, &mut target, &mut error) != 0 {
+            let message = CStr::from_ptr(error).to_string_lossy().into_owned();
+            LLVMDisposeMessage(error);
+            bail!("no LLVM target for this machine: {message}");
+        }
+        let machine = LLVMCreateTargetMachine(
+            target,
+            triple,
+            cpu,
+            features,
+            LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
+            LLVMRelocMode::LLVMRelocPIC,
+            LLVMCodeModel::LLVMCodeModelDefault,
+        );
+        let context = LLVMContextCreate();
+        let llvm_module = mlir_sys::mlirTranslateModuleToLLVMIR(
+            module.as_operation().to_raw(),
+            context as mlir_sys::LLVMContextRef,
+        ) as llvm_sys::prelude::LLVMModuleRef;
+        let result = (|| -> Result<()> {
+            if llvm_module.is_null() {
+                bail!("translating the LLVM dialect to LLVM IR failed");
+            }
+            llvm_sys::core::LLVMSetTarget(llvm_module, triple);
+            let layout = LLVMCreateTargetDataLayout(machine);
+            llvm_sys::target::LLVMSetModuleDataLayout(llvm_module, layout);
+            llvm_sys::target::LLVMDisposeTargetData(layout);
+            let options = LLVMCreatePassBuilderOptions();
+            let passes = CString::new("default<O3>").expect("no NUL");
+            let failed = LLVMRunPasses(llvm_module, passes.as_ptr(), machine, options);
+            LLVMDisposePassBuilderOptions(options);
+            if !failed.is_null() {
+                let message = CStr::from_ptr(llvm_sys::error::LLVMGetErrorMessage(failed));
+                let text = message.to_string_lossy().into_owned();
+                llvm_sys::error::LLVMDisposeErrorMessage(message.as_ptr() as *mut _);
+                bail!("LLVM's O3 pipeline failed: {text}");
+            }
+            let path_text = CString::new(path.to_string_lossy().as_bytes())
+                .context("the output path has a NUL byte")?;
+            let mut error = std::ptr::null_mut();
+            if LLVMTargetMachineEmitToFile(
+                machine,
+                llvm_module,
+                path_text.as_ptr(),
+                LLVMCodeGenFileType::LLVMObjectFile,
+                &mut error,
+            ) != 0
+            {
+                let message = CStr::from_ptr(error).to_string_lossy().into_owned();
+                LLVMDisposeMessage(error);
+                bail!("emitting {}: {message}", path.display());
+            }
+            Ok(())
+        })();
+        if !llvm_module.is_null() {
+            LLVMDisposeModule(llvm_module);
+        }
+        LLVMContextDispose(context);
+        LLVMDisposeTargetMachine(machine);
+        LLVMDisposeMessage(triple);
+        LLVMDisposeMessage(cpu);
+        LLVMDisposeMessage(features);
+        result
+    }
+}
+
+/// The C type of a port's elements.
+fn c_type(port: &Port) -> &'static str {
+    use glow_run::tensor::Dtype;
+    match port.dtype {
+        Dtype::F32 => "float",
+        Dtype::F64 => "double",
+        Dtype::I64 => "int64_t",
+        Dtype::I32 => "int32_t",
+        Dtype::I8 => "int8_t",
+        Dtype::Bool => "bool",
+    }
+}
+
+/// The bundle's C header.
+fn header(name: &str, model: &Path, sizes: [u64; 3], ports: &[(&str, &Port, u64)]) -> String {
+    let upper = name.to_uppercase();
+    let [constant, mutable, activations] = sizes;
+    let mut text = format!(
+        "// Bundle '{name}' generated by glow-compile from {model}.\n\
+         // Link {name}.o with -lm. Load {name}.weights ({constant} bytes) into a buffer\n\
+         // of {upper}_CONSTANT_WEIGHTS_SIZE bytes; write inputs at their offsets in the\n\
+         // mutable weights, call {name}(), read outputs at theirs. All buffers must be\n\
+         // {upper}_ALIGNMENT-byte aligned. The bundle allocates no memory.\n\
+         #ifndef {upper}_H\n#define {upper}_H\n\n#include <stdbool.h>\n#include <stdint.h>\n\n\
+         #define {upper}_ALIGNMENT 64\n\
+         #define {upper}_CONSTANT_WEIGHTS_SIZE {constant}\n\
+         #define {upper}_MUTABLE_WEIGHTS_SIZE {mutable}\n\
+         #define {upper}_ACTIVATIONS_SIZE {activations}\n\n",
+        model = model.display(),
+    );
+    for (kind, port, offset) in ports {
+        let symbol = c_identifier(&port.name).to_uppercase();
+        let count: i64 = port.shape.iter().product();
+        let dims: Vec<String> = port.shape.iter().map(i64::to_string).collect();
+        text += &format!(
+            "// {kind} \"{}\": {} [{}]\n\
+             #define {upper}_{symbol}_OFFSET {offset}\n\
+             #define {upper}_{symbol}_COUNT {count}\n\
+             typedef {} {name}_{}_t;\n\n",
+            port.name,
+            c_type(port),
+            dims.join(", "),
+            c_type(port),
+            c_identifier(&port.name),
+        );
+    }
+    text += &format!(
+        "void {name}(uint8_t *constant_weights, uint8_t *mutable_weights, uint8_t *activations);\n\n\
+         #endif\n"
+    );
+    text
+}
+
+fn run(arguments: Arguments) -> Result<()> {
+    let context = compiler_context();
+    let LoadedModel {
+        mut module,
+        input_names,
+        output_names,
+    } = load(
+        &context,
+        &ModelSource {
+            path: &arguments.model,
+            input_shapes: &arguments.input_shapes,
+            inputs: &[],
+            frozen_inputs: &arguments.frozen_inputs,
+            function: &arguments.function,
+        },
+    )?;
+    let name = c_identifier(&match &arguments.name {
+        Some(name) => name.clone(),
+        None => arguments
+            .model
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "bundle".into()),
+    });
+    let (inputs, outputs) = {
+        let function = find_function(&module, &arguments.function)?;
+        let ports = signature_ports(function, &input_names, &output_names)?;
+        set_string_attribute(function, "sym_name", &name);
+        ports
+    };
+
+    glow_passes::run_pipeline(
+        &mut module,
+        &format!(
+            "builtin.module({})",
+            glow_passes::bundle_pipeline_front(&name)
+        ),
+    )?;
+    let (sizes, offsets) = {
+        let function = find_function(&module, &name)?;
+        let sizes = [
+            index_attribute(function, "glow.constant_size")?,
+            index_attribute(function, "glow.mutable_size")?,
+            index_attribute(function, "glow.activations_size")?,
+        ];
+        let offsets = DenseI64ArrayAttribute::try_from(function.attribute("glow.mutable_offsets")?)
+            .map_err(|_| anyhow::anyhow!("the memory plan left no mutable offsets"))?;
+        let offsets: Vec<u64> = (0..offsets.len())
+            .map(|i| offsets.element(i).map(|o| o as u64))
+            .collect::<Result<_, _>>()?;
+        (sizes, offsets)
+    };
+    let weights = extract_weights(&module, sizes[0])?;
+    glow_passes::run_pipeline(
+        &mut module,
+        &format!("builtin.module({})", glow_passes::BUNDLE_PIPELINE_BACK),
+    )?;
+
+    // Everything is compiled; only now write the files (the object first, to a
+    // temporary name, so a failure leaves no partial bundle).
+    std::fs::create_dir_all(&arguments.output_dir)
+        .with_context(|| format!("cannot create '{}'", arguments.output_dir.display()))?;
+    let object = arguments.output_dir.join(format!("{name}.o"));
+    let partial = arguments.output_dir.join(format!(".{name}.o.partial"));
+    if let Err(error) = emit_object(&module, &partial) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(error);
+    }
+    let ports: Vec<(&str, &Port, u64)> = inputs
+        .iter()
+        .map(|p| ("input", p))
+        .chain(outputs.iter().map(|p| ("output", p)))
+        .zip(&offsets)
+        .map(|((kind, port), offset)| (kind, port, *offset))
+        .collect();
+    let written = (|| -> Result<()> {
+        std::fs::write(
+            arguments.output_dir.join(format!("{name}.weights")),
+            &weights,
+        )?;
+        std::fs::write(
+            arguments.output_dir.join(format!("{name}.h")),
+            header(&name, &arguments.model, sizes, &ports),
+        )?;
+        std::fs::rename(&partial, &object)?;
+        Ok(())
+    })();
+    if let Err(error) = written {
+        let _ = std::fs::remove_file(&partial);
+        for extension in ["weights", "h"] {
+            let _ = std::fs::remove_file(arguments.output_dir.join(format!("{name}.{extension}")));
+        }
+        return Err(error.context("writing the bundle"));
+    }
+    println!(
+        "bundle {name}: {} ({} bytes of weights, {} of inputs/outputs, {} of activations)",
+        object.display(),
+        sizes[0],
+        sizes[1],
+        sizes[2]
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Arguments::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("glow-compile: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

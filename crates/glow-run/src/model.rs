@@ -1,0 +1,240 @@
+//! Loading a model for the runners: an ONNX file imported with the given input shapes
+//! (and frozen inputs), or a `.mlir` module; its entry function and the names, shapes
+//! and element types of its inputs and outputs.
+
+use crate::tensor::{Dtype, HostTensor};
+use anyhow::{bail, Context as _, Result};
+use glow_onnx::{import_model, load_model, ImportOptions};
+use melior::{
+    ir::{
+        attribute::TypeAttribute,
+        operation::OperationLike,
+        r#type::{FunctionType, RankedTensorType, ShapedTypeLike},
+        BlockLike, Module, OperationRef, TypeLike,
+    },
+    Context,
+};
+use std::{collections::HashMap, path::Path};
+
+/// An MLIR context with every upstream and Glow dialect, pass and LLVM translation.
+pub fn compiler_context() -> Context {
+    let registry = melior::dialect::DialectRegistry::new();
+    melior::utility::register_all_dialects(&registry);
+    glow_dialects::register_glow_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    melior::utility::register_all_passes();
+    melior::utility::register_all_llvm_translations(&context);
+    glow_passes::register_glow_passes();
+    context
+}
+
+/// Where a model comes from and how to import it.
+pub struct ModelSource<'s> {
+    /// An `.onnx` file or a `.mlir` module.
+    pub path: &'s Path,
+    /// `NAME=AxBxC` static shapes of ONNX inputs.
+    pub input_shapes: &'s [String],
+    /// `NAME=FILE.npy` inputs, whose shapes pin the ONNX input shapes too.
+    pub inputs: &'s [String],
+    /// `NAME=FILE.pb` ONNX inputs bound to constants.
+    pub frozen_inputs: &'s [String],
+    /// The entry function's name.
+    pub function: &'s str,
+}
+
+/// A loaded model: the module, and the ONNX names of the entry's inputs and outputs
+/// (empty for `.mlir` modules, whose ports are then named input0, output0, ...).
+pub struct LoadedModel<'c> {
+    /// The module (glow.graph).
+    pub module: Module<'c>,
+    /// Input names.
+    pub input_names: Vec<String>,
+    /// Output names.
+    pub output_names: Vec<String>,
+}
+
+/// Imports or parses the model.
+pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedModel<'c>> {
+    let is_onnx = source.path.extension().is_some_and(|e| e == "onnx");
+    let (module, input_names, output_names) = if is_onnx {
+        let mut shapes = HashMap::new();
+        for text in source.input_shapes {
+            let (name, dims) = text
+                .rsplit_once('=')
+                .with_context(|| format!("--input-shape '{text}' is not NAME=DIMS"))?;
+            let dims = dims
+                .split('x')
+                .map(|d| {
+                    d.parse::<i64>().with_context(|| {
+                        format!("--input-shape '{text}': '{d}' is not a dimension")
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            shapes.insert(name.to_string(), dims);
+        }
+        // Inputs given as .npy pin their shapes too.
+        for text in source.inputs {
+            if let Some((name, path)) = text.split_once('=') {
+                if !shapes.contains_key(name) {
+                    let data = HostTensor::read_npy(std::path::Path::new(path))?;
+                    shapes.insert(name.to_string(), data.shape);
+                }
+            }
+        }
+        let mut frozen = HashMap::new();
+        for text in source.frozen_inputs {
+            let (name, path) = text
+                .split_once('=')
+                .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
+            let data = glow_onnx::TensorData::read_file(std::path::Path::new(path))?;
+            frozen.insert(name.to_string(), data);
+        }
+        let options = ImportOptions {
+            input_shapes: shapes,
+            function_name: source.function.to_string(),
+            frozen_inputs: frozen.clone(),
+            ..Default::default()
+        };
+        let module = import_model(context, source.path, &options)?;
+        let graph = load_model(source.path)?
+            .model
+            .graph
+            .expect("checked by the importer");
+        let initializers: std::collections::HashSet<&str> =
+            graph.initializer.iter().map(|t| t.name()).collect();
+        let inputs = graph
+            .input
+            .iter()
+            .filter(|i| !initializers.contains(i.name()) && !frozen.contains_key(i.name()))
+            .map(|i| i.name().to_string())
+            .collect();
+        let outputs = graph.output.iter().map(|o| o.name().to_string()).collect();
+        (module, inputs, outputs)
+    } else {
+        if !source.input_shapes.is_empty() {
+            bail!("--input-shape applies to ONNX models; a .mlir function has static types");
+        }
+        // A clear error for a missing or unreadable file (MLIR's parser reports it
+        // without the path).
+        std::fs::File::open(source.path)
+            .with_context(|| format!("cannot read '{}'", source.path.display()))?;
+        // Parsed from the file, so locations and diagnostics name it.
+        let name = source.path.display().to_string();
+        // SAFETY: the name outlives the call; the result is null or a new module.
+        let parsed = unsafe {
+            mlir_sys::mlirModuleCreateParseFromFile(
+                context.to_raw(),
+                melior::StringRef::new(&name).to_raw(),
+            )
+        };
+        if parsed.ptr.is_null() {
+            bail!("'{name}' does not parse as MLIR");
+        }
+        // SAFETY: a freshly parsed module, owned from here on.
+        let module = unsafe { Module::from_raw(parsed) };
+        (module, Vec::new(), Vec::new())
+    };
+
+    Ok(LoadedModel {
+        module,
+        input_names,
+        output_names,
+    })
+}
+
+/// The `func.func` named `name` in `module`.
+pub fn find_function<'c, 'm>(module: &'m Module<'c>, name: &str) -> Result<OperationRef<'c, 'm>> {
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(candidate) = op {
+        let is_function = candidate.name().as_string_ref().as_str() == Ok("func.func");
+        let symbol = candidate.attribute("sym_name").ok().map(|a| a.to_string());
+        if is_function && symbol.as_deref() == Some(&format!("\"{name}\"")) {
+            return Ok(candidate);
+        }
+        op = candidate.next_in_block();
+    }
+    bail!("no function @{name} in the module")
+}
+
+/// The inputs and outputs of `function`, named by `input_names` / `output_names`.
+pub fn signature_ports(
+    function: OperationRef,
+    input_names: &[String],
+    output_names: &[String],
+) -> Result<(Vec<Port>, Vec<Port>)> {
+    let signature = TypeAttribute::try_from(function.attribute("function_type")?)
+        .ok()
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .context("the function has no function type")?;
+    // SAFETY: the types live as long as the context, which outlives every use here.
+    let static_type = |t: melior::ir::Type| unsafe { melior::ir::Type::from_raw(t.to_raw()) };
+    let inputs = ports(
+        (0..signature.input_count()).map(|i| static_type(signature.input(i).unwrap())),
+        input_names,
+        "input",
+    )?;
+    let outputs = ports(
+        (0..signature.result_count()).map(|i| static_type(signature.result(i).unwrap())),
+        output_names,
+        "output",
+    )?;
+    Ok((inputs, outputs))
+}
+
+/// A function argument or result: name, shape and element type.
+pub struct Port {
+    /// The ONNX name, or input<i> / output<i>.
+    pub name: String,
+    /// Static shape.
+    pub shape: Vec<i64>,
+    /// Element type.
+    pub dtype: Dtype,
+}
+
+fn ports(
+    types: impl Iterator<Item = melior::ir::Type<'static>>,
+    names: &[String],
+    what: &str,
+) -> Result<Vec<Port>> {
+    types
+        .enumerate()
+        .map(|(i, t)| {
+            let name = names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("{what}{i}"));
+            let tensor = RankedTensorType::try_from(t).map_err(|_| {
+                anyhow::anyhow!("{what} '{name}' has type {t}, not a ranked tensor")
+            })?;
+            let shape = (0..tensor.rank())
+                .map(|d| match tensor.dim_size(d) {
+                    Ok(melior::ir::r#type::DimSize::Static(n)) => Ok(n as i64),
+                    _ => bail!("{what} '{name}' has a dynamic shape"),
+                })
+                .collect::<Result<Vec<i64>>>()?;
+            let element = tensor.element().to_string();
+            let dtype = Dtype::from_mlir(&element).with_context(|| {
+                format!(
+                    "{what} '{name}' has element type {element} (glow-run supports f32, f64, i64, i32, i8, i1)"
+                )
+            })?;
+            Ok(Port { name, shape, dtype })
+        })
+        .collect()
+}
+
+/// Characters outside `[A-Za-z0-9_.-]` become `_`.
+pub fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,35 @@
+// glow-compile: a bundle (object, weights, header) of a tiny CNN; a C program linked
+// against it prints the same outputs as glow-run (python/check_bundle.py).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny | FileCheck %s --check-prefix=SUMMARY
+// SUMMARY: bundle tiny: {{.*}}tiny.o (1216 bytes of weights, 832 of inputs/outputs, 3264 of activations)
+
+// The weights file holds the conv filter (864 bytes), bias (32) and the fully
+// connected matrix (160), each at a 64-byte aligned offset.
+// RUN: wc -c < %t/tiny.weights | FileCheck %s --check-prefix=WEIGHTS
+// WEIGHTS: 1216
+
+// RUN: FileCheck %s --check-prefix=HEADER < %t/tiny.h
+// HEADER: #define TINY_ALIGNMENT 64
+// HEADER: #define TINY_CONSTANT_WEIGHTS_SIZE 1216
+// HEADER: #define TINY_MUTABLE_WEIGHTS_SIZE 832
+// HEADER: #define TINY_ACTIVATIONS_SIZE 3264
+// HEADER: // input "input0": float [1, 3, 8, 8]
+// HEADER: #define TINY_INPUT0_OFFSET 0
+// HEADER: #define TINY_INPUT0_COUNT 192
+// HEADER: // output "output0": float [1, 5]
+// HEADER: #define TINY_OUTPUT0_OFFSET 768
+// HEADER: #define TINY_OUTPUT0_COUNT 5
+// HEADER: void tiny(uint8_t *constant_weights, uint8_t *mutable_weights, uint8_t *activations);
+
+// The object defines the entry and needs nothing but libc / libm: no allocation, no
+// MLIR runtime.
+// RUN: llvm-nm %t/tiny.o | FileCheck %s --check-prefix=SYMBOLS
+// SYMBOLS: T tiny
+// SYMBOLS-NOT: malloc
+// SYMBOLS-NOT: memrefCopy
+
+// RUN: %python %S/../../python/check_bundle.py %S/Inputs/tiny-cnn.mlir --input input0 --output output0 --bin %glow_bin | FileCheck %s --check-prefix=EXEC
+// EXEC: bundle top-5:   [2, 3, 4, 1, 0]
+// EXEC-NEXT: glow-run top-5: [2, 3, 4, 1, 0]
+// EXEC: PASS

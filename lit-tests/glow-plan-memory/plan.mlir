@@ -1,0 +1,85 @@
+// Constants, inputs/outputs and activations of the entry function move into three
+// byte buffers. %a and %c are never alive at the same time, so they share offset 0;
+// %b overlaps both and goes after them.
+// RUN: glow-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(glow-plan-memory{function=f})' | FileCheck %s
+
+// CHECK: memref.global "private" constant @w : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {glow.constant_offset = 0 : index}
+// CHECK-LABEL: func.func @f
+// CHECK-SAME: (%[[CONSTANT:.*]]: memref<64xi8>, %[[MUTABLE:.*]]: memref<128xi8>, %[[ACTIVATIONS:.*]]: memref<128xi8>)
+// CHECK-SAME: glow.activations_size = 128 : index, glow.constant_size = 64 : index, glow.mutable_offsets = array<i64: 0, 64>, glow.mutable_size = 128 : index
+// One constant per offset, then the views (activations, constants, then arguments).
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C:.*]] = memref.view %[[ACTIVATIONS]][%[[C0]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[B:.*]] = memref.view %[[ACTIVATIONS]][%[[C64]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[A:.*]] = memref.view %[[ACTIVATIONS]][%[[C0]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[W:.*]] = memref.view %[[CONSTANT]][%[[C0]]][] : memref<64xi8> to memref<4xf32>
+// CHECK: %[[Y:.*]] = memref.view %[[MUTABLE]][%[[C64]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[X:.*]] = memref.view %[[MUTABLE]][%[[C0]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: linalg.add ins(%[[X]], %[[W]] : {{.*}}) outs(%[[A]] : memref<4xf32>)
+// CHECK: linalg.add ins(%[[A]], %[[A]] : {{.*}}) outs(%[[B]] : memref<4xf32>)
+// CHECK: linalg.add ins(%[[B]], %[[B]] : {{.*}}) outs(%[[C]] : memref<4xf32>)
+// CHECK: linalg.add ins(%[[C]], %[[W]] : {{.*}}) outs(%[[Y]] : memref<4xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.dealloc
+// CHECK-NOT: memref.get_global
+memref.global "private" constant @w : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @f(%x: memref<4xf32>, %y: memref<4xf32>) {
+  %w = memref.get_global @w : memref<4xf32>
+  %a = memref.alloc() : memref<4xf32>
+  linalg.add ins(%x, %w : memref<4xf32>, memref<4xf32>) outs(%a : memref<4xf32>)
+  %b = memref.alloc() : memref<4xf32>
+  linalg.add ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
+  memref.dealloc %a : memref<4xf32>
+  %c = memref.alloc() : memref<4xf32>
+  linalg.add ins(%b, %b : memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  linalg.add ins(%c, %w : memref<4xf32>, memref<4xf32>) outs(%y : memref<4xf32>)
+  return
+}
+
+// -----
+
+// A buffer used through a view inside a loop stays alive until that loop ends.
+// CHECK-LABEL: func.func @f
+// CHECK-SAME: glow.activations_size = 128 : index
+memref.global "private" constant @unused : memref<4xf32> = dense<0.0>
+func.func @f(%x: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2x4xf32>
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  %b = memref.alloc() : memref<2x4xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %v = memref.load %flat[%i] : memref<8xf32>
+    memref.store %v, %b[%i, %c0] : memref<2x4xf32>
+  }
+  memref.copy %b, %x : memref<2x4xf32> to memref<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %n = arith.constant 4 : index
+  // expected-error @+1 {{glow-plan-memory: allocation of memref<?xf32> is not a static memref with the identity layout}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{glow-plan-memory: the entry function returns values: run buffer-results-to-out-params first}}
+func.func @f() -> memref<4xf32> {
+  %a = memref.alloc() : memref<4xf32>
+  return %a : memref<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{glow-plan-memory: no function @f}}
+module {
+  func.func @g() {
+    return
+  }
+}

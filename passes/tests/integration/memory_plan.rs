@@ -1,0 +1,64 @@
+//! The activation planner's placement: buffers alive at the same time never overlap,
+//! every offset is aligned, and buffers with disjoint lifetimes reuse memory.
+
+use glow_passes::{
+    cpu_schedule::tiles::{largest_divisor_at_most, tiling, Kernel},
+    memory_plan::first_fit::{place, Interval},
+};
+use proptest::prelude::*;
+
+fn interval() -> impl Strategy<Value = Interval> {
+    (1u64..5000, 0usize..40, 0usize..20).prop_map(|(size, start, length)| Interval {
+        size,
+        start,
+        end: start + length,
+    })
+}
+
+proptest! {
+    #[test]
+    fn live_buffers_never_overlap(buffers in proptest::collection::vec(interval(), 1..40)) {
+        let (offsets, arena) = place(&buffers, 64);
+        for (i, a) in buffers.iter().enumerate() {
+            prop_assert_eq!(offsets[i] % 64, 0);
+            prop_assert!(offsets[i] + a.size <= arena);
+            for (j, b) in buffers.iter().enumerate().skip(i + 1) {
+                let alive_together = a.start <= b.end && b.start <= a.end;
+                let disjoint = offsets[i] + a.size <= offsets[j] || offsets[j] + b.size <= offsets[i];
+                prop_assert!(!alive_together || disjoint, "buffers {} and {} overlap", i, j);
+            }
+        }
+        // Never more than every buffer side by side.
+        let total: u64 = buffers.iter().map(|b| b.size.div_ceil(64) * 64).sum();
+        prop_assert!(arena <= total);
+    }
+}
+
+#[test]
+fn buffers_with_disjoint_lifetimes_share_memory() {
+    let chain: Vec<Interval> = (0..10)
+        .map(|i| Interval {
+            size: 1000,
+            start: i,
+            end: i + 1,
+        })
+        .collect();
+    let (_, arena) = place(&chain, 64);
+    // Each buffer lives with its neighbours only: two slots suffice.
+    assert_eq!(arena, 2 * 1024);
+}
+
+#[test]
+fn tiles_divide_the_dimensions_and_fit_the_registers() {
+    for f in [16, 24, 32, 64, 96, 144, 160, 1000] {
+        for ow in [7, 14, 28, 56, 112] {
+            let t = tiling(Kernel::Conv2dNhwcHwcf, &[1, ow, ow, f], &[3, 3, 64]).unwrap();
+            assert_eq!(ow % t.parallel[2], 0);
+            assert_eq!(f % t.parallel[3], 0);
+            let registers = t.parallel[2] * ((t.parallel[3] + 15) / 16);
+            assert!(registers <= 24, "{ow}x{f}: {registers} accumulators");
+        }
+    }
+    assert_eq!(largest_divisor_at_most(56, 12), 8);
+    assert!(tiling(Kernel::Matmul, &[0, 4], &[4]).is_none());
+}
