@@ -10,7 +10,7 @@ apt_packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev
   clang-22 libclang1-22
   libzstd-dev zlib1g-dev libz3-dev libxml2-dev libedit-dev libffi-dev libncurses-dev
-  cmake ninja-build python3-venv
+  cmake ninja-build python3-venv gcc g++ libc6-dev
 )
 
 missing=()
