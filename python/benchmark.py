@@ -111,7 +111,7 @@ def time_iree(model, feeds, repeat):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs="*", default=["resnet50", "mobilenetv2"])
+    parser.add_argument("models", nargs="*", default=["resnet50", "mobilenetv2", "encoder"])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")

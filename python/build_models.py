@@ -1,9 +1,10 @@
-"""Builds ResNet-50 (v1.5) and MobileNetV2 as ONNX files with onnx's helper API and
-deterministic (seeded, He-initialized) weights, for the importer and later the
-runners and benchmarks. Torch is not needed; the files are not committed.
+"""Builds ResNet-50 (v1.5), MobileNetV2 and a BERT-style transformer encoder as ONNX
+files with onnx's helper API and deterministic (seeded, He-initialized) weights, for the
+importer, the runners and the benchmarks. Torch is not needed; the files are not
+committed.
 
-Usage: build_models.py [--out DIR] [resnet50|mobilenetv2 ...]
-Writes DIR/resnet50.onnx and DIR/mobilenetv2.onnx (default DIR: .cache/models).
+Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|encoder ...]
+Writes DIR/<name>.onnx (default DIR: .cache/models).
 """
 import argparse
 import pathlib
@@ -127,6 +128,70 @@ def mobilenetv2():
     x = b.conv_bn(x, cin, 1280, 1, relu6=True)
     b.head(x, 1280, 1000)
     return b.model("mobilenetv2")
+
+
+def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):
+    """A BERT-style encoder as exporters write it: int64 input_ids and attention_mask
+    [1, seq]; word + position embeddings and LayerNormalization; per layer, multi-head
+    self-attention (MatMul + bias, Reshape/Transpose into heads, scaled scores, the mask
+    as (1 - Cast(mask)) * -10000 unsqueezed and added, Softmax, context back through
+    Transpose/Reshape, output projection, residual, LayerNormalization) and a feed-forward
+    block with Erf-based Gelu; output last_hidden_state [1, seq, hidden]."""
+    b = Builder(11)
+    head_dim = hidden // heads
+
+    def node(op, inputs, **attributes):
+        out = b.name(op.lower())
+        b.nodes.append(helper.make_node(op, inputs, [out], name=out, **attributes))
+        return out
+
+    def const(prefix, values, dtype=np.float32):
+        name = b.name(prefix)
+        b.initializers.append(numpy_helper.from_array(np.asarray(values, dtype=dtype), name))
+        return name
+
+    def dense(x, cin, cout):
+        return node("Add", [node("MatMul", [x, b.weight("w", (cin, cout), cin)]),
+                            b.vector("b", np.zeros(cout))])
+
+    def layer_norm(x):
+        return node("LayerNormalization", [x, b.vector("gamma", np.ones(hidden)),
+                                           b.vector("beta", np.zeros(hidden))],
+                    axis=-1, epsilon=1e-12)
+
+    table = b.weight("word_embeddings", (vocab, hidden), hidden)
+    positions = b.weight("position_embeddings", (1, seq, hidden), hidden)
+    x = layer_norm(node("Add", [node("Gather", [table, "input_ids"], axis=0), positions]))
+    # (1 - mask) * -10000, as [1, 1, 1, seq]
+    mask = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
+    mask = node("Mul", [node("Sub", [const("one", 1.0), mask]), const("neg", -10000.0)])
+    mask = node("Unsqueeze", [mask, const("axes", [1, 2], np.int64)])
+    split = const("heads_shape", [1, seq, heads, head_dim], np.int64)
+    merge = const("hidden_shape", [1, seq, hidden], np.int64)
+    scale = const("scale", np.sqrt(head_dim))
+    for _ in range(layers):
+        q, k, v = (node("Transpose", [node("Reshape", [dense(x, hidden, hidden), split])],
+                        perm=perm) for perm in ([0, 2, 1, 3], [0, 2, 3, 1], [0, 2, 1, 3]))
+        scores = node("Add", [node("Div", [node("MatMul", [q, k]), scale]), mask])
+        context = node("MatMul", [node("Softmax", [scores], axis=-1), v])
+        context = node("Reshape", [node("Transpose", [context], perm=[0, 2, 1, 3]), merge])
+        x = layer_norm(node("Add", [dense(context, hidden, hidden), x]))
+        h = dense(x, hidden, ffn)
+        gelu = node("Mul", [node("Mul", [h, node("Add", [node("Erf", [node("Div", [h, const("sqrt2", np.sqrt(2))])]),
+                                                         const("one", 1.0)])]),
+                            const("half", 0.5)])
+        x = layer_norm(node("Add", [dense(gelu, ffn, hidden), x]))
+    b.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
+    graph = helper.make_graph(
+        b.nodes, "encoder",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, seq]),
+         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, [1, seq])],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [1, seq, hidden])],
+        b.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=9,
+                              producer_name="glow-mlir build_models.py")
+    onnx.checker.check_model(model, full_check=True)
+    return model
 
 
 def main():
