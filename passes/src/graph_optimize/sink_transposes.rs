@@ -87,13 +87,27 @@ fn rewrite<'c>(
     let moved = rewriter.clone_op(op);
     // SAFETY: the clone is alive and has operand 0; `source` dominates it.
     unsafe { mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, source.to_raw()) };
+    // Unary elementwise ops keep their operand's type: the new type is the source's.
+    transpose_moved_result(context, op, moved, source.r#type(), &perm, rewriter)
+}
+
+/// Gives the moved (cloned, re-operanded) op's result `type`, transposes it by `perm`
+/// and replaces `op` with that.
+fn transpose_moved_result<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    moved: OperationRef<'c, '_>,
+    r#type: melior::ir::Type<'c>,
+    perm: &[i64],
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
     let Ok(moved_result) = moved.result(0) else {
         return false;
     };
-    // SAFETY: the value belongs to the op just cloned; unary elementwise ops keep
-    // their operand's type, so the new type is the source's.
-    unsafe { mlir_sys::mlirValueSetType(moved_result.to_raw(), source.r#type().to_raw()) };
-    let attribute = DenseI64ArrayAttribute::new(context, &perm).into();
+    // SAFETY: the value belongs to the op just cloned, whose operands now have `type`'s
+    // shape; elementwise ops keep their operands' type.
+    unsafe { mlir_sys::mlirValueSetType(moved_result.to_raw(), r#type.to_raw()) };
+    let attribute = DenseI64ArrayAttribute::new(context, perm).into();
     let transposed = rewriter.insert(
         glow_graph::transpose(context, moved_result.into(), attribute, op.location()).into(),
     );
@@ -151,18 +165,5 @@ fn rewrite_binary<'c>(
         mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, sources[0]);
         mlir_sys::mlirOperationSetOperand(moved.to_raw(), 1, sources[1]);
     }
-    let Ok(moved_result) = moved.result(0) else {
-        return false;
-    };
-    // SAFETY: elementwise ops on equal operand types keep that type.
-    unsafe { mlir_sys::mlirValueSetType(moved_result.to_raw(), source_type.to_raw()) };
-    let attribute = DenseI64ArrayAttribute::new(context, &perm).into();
-    let transposed = rewriter.insert(
-        glow_graph::transpose(context, moved_result.into(), attribute, op.location()).into(),
-    );
-    let Ok(result) = transposed.result(0) else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[result.into()]);
-    true
+    transpose_moved_result(context, op, moved, source_type, &perm, rewriter)
 }
