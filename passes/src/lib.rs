@@ -49,7 +49,7 @@ macro_rules! buffer_stages {
         concat!(
             "convert-bufferization-to-memref,scf-forall-to-for,\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
-func.func(glow-copies-to-linalg,convert-linalg-to-loops),func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{vector-contract-lowering=outerproduct},\
 finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
 convert-func-to-llvm",
@@ -89,6 +89,8 @@ pub fn register_glow_passes() {
         for definition in GLOW_PASSES {
             framework::register_pass(definition);
         }
+        // SAFETY: registers a C++ pass in MLIR's global registry, once.
+        unsafe { glow_dialects::ffi::glowRegisterMathApproximationPass() };
         let c = |text: &str| std::ffi::CString::new(text).expect("no NUL bytes");
         let (name, description, pipeline) = (
             c("glow-cpu-pipeline"),

@@ -69,6 +69,10 @@ unsafe extern "C" {
 
     pub fn glowRegisterRustPass(spec: *const GlowRustPassSpec);
 
+    /// Registers the C++ pass `glow-math-approximation` (MLIR's polynomial
+    /// approximations of erf / exp / tanh).
+    pub fn glowRegisterMathApproximationPass();
+
     pub fn glowRegisterPassPipeline(
         argument: *const c_char,
         description: *const c_char,
