@@ -132,3 +132,30 @@ func.func @data(%a: tensor<4xf32>, %b: tensor<4xf32>, %t: tensor<5x3xf32>, %i: t
   %g = glow.graph.gather %t, %i : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %s, %k, %l, %p, %g : tensor<4xf32>, tensor<4xi32>, tensor<2xf32>, tensor<7xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Unsigned integers: the unsigned arith ops in linalg.generic bodies, then every
+// type made signless (the function type too).
+// CHECK-LABEL: func.func @unsigned(%arg0: tensor<3xi8>, %arg1: tensor<3xi8>) -> (tensor<3xi8>, tensor<3xf32>)
+// CHECK: arith.divui
+// CHECK: arith.uitofp {{.*}} : i8 to f32
+// CHECK-NOT: ui8
+func.func @unsigned(%x: tensor<3xui8>, %y: tensor<3xui8>) -> (tensor<3xui8>, tensor<3xf32>) {
+  %q = glow.graph.div %x, %y : tensor<3xui8>
+  %f = glow.graph.convert %x : tensor<3xui8> -> tensor<3xf32>
+  return %q, %f : tensor<3xui8>, tensor<3xf32>
+}
+
+// -----
+
+// Half precision accumulates in f32: operands extended, the product on f32, the
+// result truncated.
+// CHECK-LABEL: func.func @half_matmul
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>)
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @half_matmul(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf16> {
+  %0 = glow.graph.matmul %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  return %0 : tensor<4x2xf16>
+}

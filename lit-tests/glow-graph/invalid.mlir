@@ -701,16 +701,40 @@ func.func @resize_rank(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 func.func @resize_mode(%x: tensor<1x3x8x8xf32>) {
-  // expected-error @+1 {{'mode' must be nearest or linear, got 'cubic'}}
-  %0 = glow.graph.resize %x mode "cubic" coordinates "asymmetric" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  // expected-error @+1 {{'mode' must be nearest, linear or cubic, got 'lanczos'}}
+  %0 = glow.graph.resize %x mode "lanczos" coordinates "asymmetric" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
   return
 }
 
 // -----
 
 func.func @resize_coordinates(%x: tensor<1x3x8x8xf32>) {
-  // expected-error @+1 {{'coordinates' must be half_pixel, asymmetric or align_corners, got 'tf_crop_and_resize'}}
+  // expected-error @+1 {{'coordinates' must be half_pixel, half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric or tf_crop_and_resize, got 'corners'}}
+  %0 = glow.graph.resize %x mode "linear" coordinates "corners" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_roi(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{tf_crop_and_resize needs a 'roi' of 8 entries (starts, then ends)}}
   %0 = glow.graph.resize %x mode "linear" coordinates "tf_crop_and_resize" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scales(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'scales' has 2 entries for rank 4}}
+  %0 = glow.graph.resize %x mode "linear" coordinates "half_pixel" scales [2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @resize_nearest_mode(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'nearest_mode' must be round_prefer_floor, round_prefer_ceil, floor or ceil, got 'up'}}
+  %0 = glow.graph.resize %x mode "nearest" coordinates "asymmetric" nearest_mode "up" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
   return
 }
 

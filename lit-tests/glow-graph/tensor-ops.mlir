@@ -65,7 +65,7 @@ func.func @channel_norms(%x: tensor<1x64x8x8xf32>, %v: tensor<64xf32>) -> (tenso
 }
 
 // CHECK-LABEL: func.func @indexing
-func.func @indexing(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32>, %img: tensor<1x3x8x8xf32>) -> (tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>) {
+func.func @indexing(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32>, %img: tensor<1x3x8x8xf32>) -> (tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>, tensor<1x3x4x4xf32>) {
   // CHECK: glow.graph.gather_elements %{{.*}}, %{{.*}} axis 1 : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
   %0 = glow.graph.gather_elements %x, %i axis 1 : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
   // CHECK: glow.graph.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} axis 1 reduction "add" : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>
@@ -74,5 +74,7 @@ func.func @indexing(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x2xf32
   %2:2 = glow.graph.top_k %x k 2 axis 1 smallest : tensor<3x4xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
   // CHECK: glow.graph.resize %{{.*}} mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
   %3 = glow.graph.resize %img mode "linear" coordinates "half_pixel" : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
-  return %0, %1, %2#0, %2#1, %3 : tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>
+  // CHECK: glow.graph.resize %{{.*}} mode "cubic" coordinates "tf_crop_and_resize" scales [1.000000e+00, 1.000000e+00, 5.000000e-01, 5.000000e-01] roi [0.000000e+00, 0.000000e+00, 2.500000e-01, 2.500000e-01, 1.000000e+00, 1.000000e+00, 7.500000e-01, 7.500000e-01] cubic_coeff_a -5.000000e-01 exclude_outside extrapolation_value 1.000000e+00 : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  %4 = glow.graph.resize %img mode "cubic" coordinates "tf_crop_and_resize" scales [1.0, 1.0, 0.5, 0.5] roi [0.0, 0.0, 0.25, 0.25, 1.0, 1.0, 0.75, 0.75] cubic_coeff_a -0.5 exclude_outside extrapolation_value 1.0 : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %0, %1, %2#0, %2#1, %3, %4 : tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<1x3x16x16xf32>, tensor<1x3x4x4xf32>
 }

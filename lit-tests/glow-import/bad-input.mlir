@@ -28,6 +28,12 @@
 // LIST-NEXT: Trilu (1 node): tri
 // LIST-NEXT: glow-import: error: 2 unsupported op type(s)
 
+// Training-mode Dropout (random masks) is refused, not silently made the identity.
+// RUN: %python %S/Inputs/models.py training-dropout %t/dropout.onnx
+// RUN: not glow-import %t/dropout.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=DROPOUT
+// RUN: not test -e %t/out.mlir
+// DROPOUT: glow-import: error: node 'drop' (Dropout): training mode with a non-zero ratio (random masks) is not supported: glow compiles inference
+
 // Unsupported opset.
 // RUN: %python %S/Inputs/models.py old-opset %t/old.onnx
 // RUN: not glow-import %t/old.onnx 2>&1 | FileCheck %s --check-prefix=OPSET

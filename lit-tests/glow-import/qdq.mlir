@@ -14,3 +14,10 @@
 // Per-channel weights (scales 0.5, 0.25 along axis 1) folded to floats.
 // CHECK: %[[W:.*]] = glow.graph.constant dense<{{\[}}[5.000000e-01, -5.000000e-01], [1.500000e+00, 1.000000e+00], [-2.500000e+00, 1.500000e+00]]> : tensor<3x2xf32>
 // CHECK: glow.graph.matmul %[[D]], %[[W]]
+
+// The QDQ model runs (glow.quant ops lowered on the storage integers); onnxruntime
+// gives the same values on this input (to 2e-6).
+// RUN: %python -c "import numpy as np; np.save('%t.img.npy', np.array([[0, 100, 255], [128, 7, 200]], np.uint8))"
+// RUN: glow-run %t.onnx --input img=%t.img.npy --output-dir %t.out
+// RUN: %python -c "import numpy as np; print([[round(float(v), 3) for v in row] for row in np.load('%t.out/y.npy')])" | FileCheck %s --check-prefix=VALUES
+// VALUES: {{\[}}[-21.175, 11.325], [-18.075, -0.65]]

@@ -9,7 +9,7 @@
 
 use crate::{
     framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule},
-    graph_optimize::{compose_transposes::COMPOSE_TRANSPOSES, sink_transposes::SINK_RULES},
+    graph_optimize::{compose_transposes::COMPOSE_TRANSPOSES, sink_movement::SINK_RULES},
     lower_nodes::builder::tensor_info,
 };
 use glow_dialects::{glow_dialect_handles, ods::glow_graph};

@@ -8,6 +8,7 @@
 pub mod elements;
 pub mod ffi;
 pub mod ods;
+pub mod quant_types;
 pub mod registration;
 
 pub use registration::{glow_dialect_handles, register_glow_dialects};

@@ -281,6 +281,23 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
         DenseI64ArrayAttribute::new(self.context, values).into()
     }
 
+    /// A dense f64 array attribute (`array<f64: ...>`).
+    pub fn f64_array_attr(&self, values: &[f64]) -> Attribute<'c> {
+        // SAFETY: a live context and `values.len()` readable doubles.
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirDenseF64ArrayGet(
+                self.context.to_raw(),
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
+    }
+
+    /// An f64 attribute.
+    pub fn f64_attr(&self, value: f64) -> Attribute<'c> {
+        FloatAttribute::new(self.context, Type::float64(self.context), value).into()
+    }
+
     /// An f32 attribute.
     pub fn f32_attr(&self, value: f64) -> FloatAttribute<'c> {
         FloatAttribute::new(self.context, Type::float32(self.context), value)

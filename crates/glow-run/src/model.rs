@@ -216,11 +216,16 @@ fn ports(
                 })
                 .collect::<Result<Vec<i64>>>()?;
             let element = tensor.element().to_string();
-            let dtype = Dtype::from_mlir(&element).with_context(|| {
-                format!(
-                    "{what} '{name}' has element type {element} (glow-run supports f32, f64, i64, i32, i8, i1)"
-                )
-            })?;
+            // Quantized tensors are exchanged as their storage integers.
+            let storage = glow_dialects::quant_types::storage(tensor.element())
+                .map(|(width, signed)| format!("{}i{width}", if signed { "" } else { "u" }));
+            let dtype =
+                Dtype::from_mlir(storage.as_deref().unwrap_or(&element)).with_context(|| {
+                    format!(
+                        "{what} '{name}' has element type {element} (glow-run supports {})",
+                        Dtype::MLIR_NAMES.trim_end()
+                    )
+                })?;
             Ok(Port { name, shape, dtype })
         })
         .collect()

@@ -4,46 +4,155 @@
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
-/// Element types glow-run exchanges with the compiled function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dtype {
-    /// f32
-    F32,
-    /// i64
-    I64,
-    /// i32
-    I32,
-    /// f64
-    F64,
-    /// i8
-    I8,
-    /// bool (i1, one byte per element in memory and in .npy)
-    Bool,
+/// One element type glow-run exchanges: its Rust type and how it reads from bytes.
+trait Element: Copy + npyz::Deserialize + npyz::AutoSerialize {
+    const SIZE: usize;
+    fn read_le(bytes: &[u8]) -> Self;
+    fn write_le(self) -> Vec<u8>;
+    fn to_f64(self) -> f64;
 }
 
-impl Dtype {
-    /// From an MLIR element type's text.
-    pub fn from_mlir(text: &str) -> Option<Self> {
-        match text {
-            "f32" => Some(Self::F32),
-            "i64" => Some(Self::I64),
-            "i32" => Some(Self::I32),
-            "f64" => Some(Self::F64),
-            "i8" => Some(Self::I8),
-            "i1" => Some(Self::Bool),
-            _ => None,
+macro_rules! numeric_elements {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn read_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("element size"))
+            }
+            fn write_le(self) -> Vec<u8> {
+                self.to_le_bytes().to_vec()
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
         }
-    }
+    )*};
+}
+numeric_elements!(f32, f64, i64, i32, i16, i8, u8, u16, u32, u64);
 
-    /// Bytes per element.
-    pub fn size(self) -> usize {
-        match self {
-            Self::F32 | Self::I32 => 4,
-            Self::I64 | Self::F64 => 8,
-            Self::I8 | Self::Bool => 1,
-        }
+impl Element for half::f16 {
+    const SIZE: usize = 2;
+    fn read_le(bytes: &[u8]) -> Self {
+        half::f16::from_le_bytes(bytes.try_into().expect("element size"))
+    }
+    fn write_le(self) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+    fn to_f64(self) -> f64 {
+        self.to_f64()
     }
 }
+
+impl Element for bool {
+    const SIZE: usize = 1;
+    fn read_le(bytes: &[u8]) -> Self {
+        bytes[0] != 0
+    }
+    fn write_le(self) -> Vec<u8> {
+        vec![u8::from(self)]
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(u8::from(self))
+    }
+}
+
+/// The element types, as (variant, Rust type, MLIR type, .npy descr, C type).
+macro_rules! dtypes {
+    ($(($variant:ident, $rust:ty, $mlir:literal, $npy:literal, $c:literal)),* $(,)?) => {
+        /// Element types glow-run exchanges with the compiled function.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Dtype {
+            $(
+                #[doc = concat!("MLIR `", $mlir, "`, .npy `", $npy, "`")]
+                $variant,
+            )*
+        }
+
+        impl Dtype {
+            /// Every element type, for messages.
+            pub const MLIR_NAMES: &'static str = concat!($($mlir, " "),*);
+
+            /// From an MLIR element type's text.
+            pub fn from_mlir(text: &str) -> Option<Self> {
+                match text {
+                    $($mlir => Some(Self::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// From an .npy dtype descriptor (little-endian or byte-sized).
+            fn from_npy(descr: &str) -> Option<Self> {
+                match descr {
+                    $($npy => Some(Self::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Bytes per element.
+            pub fn size(self) -> usize {
+                match self {
+                    $(Self::$variant => <$rust as Element>::SIZE,)*
+                }
+            }
+
+            /// The C type of one element, for bundle headers.
+            pub fn c_type(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $c,)*
+                }
+            }
+
+            /// `bytes` (one element) as f64.
+            fn value(self, bytes: &[u8]) -> f64 {
+                match self {
+                    $(Self::$variant => <$rust as Element>::read_le(bytes).to_f64(),)*
+                }
+            }
+
+            /// The elements of an .npy file as little-endian bytes.
+            fn npy_bytes(self, file: npyz::NpyFile<&[u8]>) -> std::io::Result<Vec<u8>> {
+                match self {
+                    $(Self::$variant => Ok(file
+                        .into_vec::<$rust>()?
+                        .into_iter()
+                        .flat_map(Element::write_le)
+                        .collect()),)*
+                }
+            }
+
+            /// Writes little-endian `bytes` as an .npy array of `dims`.
+            fn write_npy(
+                self,
+                out: impl std::io::Write,
+                dims: &[u64],
+                bytes: &[u8],
+            ) -> std::io::Result<()> {
+                match self {
+                    $(Self::$variant => write_typed(
+                        out,
+                        dims,
+                        bytes.chunks_exact(self.size()).map(<$rust as Element>::read_le),
+                    ),)*
+                }
+            }
+        }
+    };
+}
+
+dtypes!(
+    (F32, f32, "f32", "<f4", "float"),
+    (F64, f64, "f64", "<f8", "double"),
+    (F16, half::f16, "f16", "<f2", "_Float16"),
+    (I64, i64, "i64", "<i8", "int64_t"),
+    (I32, i32, "i32", "<i4", "int32_t"),
+    (I16, i16, "i16", "<i2", "int16_t"),
+    (I8, i8, "i8", "|i1", "int8_t"),
+    (U64, u64, "ui64", "<u8", "uint64_t"),
+    (U32, u32, "ui32", "<u4", "uint32_t"),
+    (U16, u16, "ui16", "<u2", "uint16_t"),
+    (U8, u8, "ui8", "|u1", "uint8_t"),
+    (Bool, bool, "i1", "|b1", "bool"),
+);
 
 /// A host tensor: shape, element type and little-endian bytes (8-byte aligned storage).
 pub struct HostTensor {
@@ -97,22 +206,9 @@ impl HostTensor {
 
     /// Values as f64 (for checksums and printing).
     pub fn values(&self) -> Vec<f64> {
-        let bytes = self.bytes();
-        let word = |c: &[u8]| -> [u8; 8] {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            w
-        };
-        bytes
+        self.bytes()
             .chunks_exact(self.dtype.size())
-            .map(|c| match self.dtype {
-                Dtype::F32 => f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64,
-                Dtype::I32 => i32::from_le_bytes(c.try_into().expect("4 bytes")) as f64,
-                Dtype::I64 => i64::from_le_bytes(word(c)) as f64,
-                Dtype::F64 => f64::from_le_bytes(word(c)),
-                Dtype::I8 => c[0] as i8 as f64,
-                Dtype::Bool => f64::from(c[0] != 0),
-            })
+            .map(|c| self.dtype.value(c))
             .collect()
     }
 
@@ -131,15 +227,21 @@ impl HostTensor {
         for _ in 0..count {
             let r = next();
             match dtype {
+                Dtype::F16 => bytes.extend_from_slice(
+                    &half::f16::from_f32(((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0)
+                        .to_le_bytes(),
+                ),
                 Dtype::F32 => bytes.extend_from_slice(
                     &(((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).to_le_bytes(),
                 ),
-                Dtype::I32 => bytes.extend_from_slice(&((r >> 63) as i32).to_le_bytes()),
-                Dtype::I64 => bytes.extend_from_slice(&((r >> 63) as i64).to_le_bytes()),
                 Dtype::F64 => bytes.extend_from_slice(
                     &(((r >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0).to_le_bytes(),
                 ),
-                Dtype::I8 | Dtype::Bool => bytes.push((r >> 63) as u8),
+                // Integers and bools: 0 or 1, little-endian.
+                _ => {
+                    bytes.push((r >> 63) as u8);
+                    bytes.extend(std::iter::repeat_n(0, dtype.size() - 1));
+                }
             }
         }
         Self::from_bytes(shape, dtype, &bytes)
@@ -149,59 +251,49 @@ impl HostTensor {
     pub fn read_npy(path: &Path) -> Result<Self> {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read '{}'", path.display()))?;
-        let file = npyz::NpyFile::new(bytes.as_slice())
-            .with_context(|| format!("'{}' is not a valid .npy file", path.display()))?;
+        Self::from_npy_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// Parses the bytes of an .npy file (`name` labels the errors), checking the
+    /// declared size against the bytes present before allocating.
+    pub fn from_npy_bytes(bytes: &[u8], name: &str) -> Result<Self> {
+        check_npy_header(bytes).with_context(|| format!("'{name}' is not a valid .npy file"))?;
+        let file = npyz::NpyFile::new(bytes)
+            .with_context(|| format!("'{}' is not a valid .npy file", name))?;
         let shape: Vec<i64> = file.shape().iter().map(|d| *d as i64).collect();
         let descr = file.dtype().descr();
-        let dtype = match descr.trim_matches('\'') {
-            "<f4" => Dtype::F32,
-            "<i8" => Dtype::I64,
-            "<i4" => Dtype::I32,
-            other => bail!(
-                "'{}' holds {other} data (supported: <f4, <i8, <i4)",
-                path.display()
-            ),
-        };
+        let dtype = Dtype::from_npy(descr.trim_matches('\'')).with_context(|| {
+            format!(
+                "'{}' holds {descr} data (supported: little-endian f16, f32, f64, bool and 8- to 64-bit signed and unsigned integers)",
+                name
+            )
+        })?;
         if file.order() != npyz::Order::C {
-            bail!(
-                "'{}' is in Fortran order (only C order is supported)",
-                path.display()
-            );
+            bail!("'{}' is in Fortran order (only C order is supported)", name);
         }
         let count = file
             .shape()
             .iter()
             .try_fold(1u64, |acc, d| acc.checked_mul(*d))
-            .with_context(|| {
-                format!("'{}' declares a shape whose size overflows", path.display())
-            })?;
+            .with_context(|| format!("'{}' declares a shape whose size overflows", name))?;
         let needed = count
             .checked_mul(dtype.size() as u64)
             .context("size overflows")?;
         if needed > bytes.len() as u64 {
             bail!(
                 "'{}' declares shape {:?} ({} bytes) but the file has only {} bytes",
-                path.display(),
+                name,
                 shape,
                 needed,
                 bytes.len()
             );
         }
-        let fail = |e: std::io::Error| {
-            anyhow::anyhow!("'{}' is truncated or corrupt: {e}", path.display())
-        };
-        let data: Vec<u8> = match dtype {
-            Dtype::F32 => le_bytes(file.into_vec::<f32>().map_err(fail)?, f32::to_le_bytes),
-            Dtype::I64 => le_bytes(file.into_vec::<i64>().map_err(fail)?, i64::to_le_bytes),
-            Dtype::I32 => le_bytes(file.into_vec::<i32>().map_err(fail)?, i32::to_le_bytes),
-            Dtype::F64 => le_bytes(file.into_vec::<f64>().map_err(fail)?, f64::to_le_bytes),
-            Dtype::I8 => le_bytes(file.into_vec::<i8>().map_err(fail)?, i8::to_le_bytes),
-            Dtype::Bool => le_bytes(file.into_vec::<bool>().map_err(fail)?, |b| [u8::from(b)]),
-        };
+        let fail = |e: std::io::Error| anyhow::anyhow!("'{}' is truncated or corrupt: {e}", name);
+        let data = dtype.npy_bytes(file).map_err(fail)?;
         if data.len() as u64 != needed {
             bail!(
                 "'{}' holds {} bytes of data, its shape needs {needed}",
-                path.display(),
+                name,
                 data.len()
             );
         }
@@ -214,29 +306,60 @@ impl HostTensor {
             .with_context(|| format!("cannot write '{}'", path.display()))?;
         let out = std::io::BufWriter::new(file);
         let dims: Vec<u64> = self.shape.iter().map(|d| *d as u64).collect();
-        let values = self.values();
-        match self.dtype {
-            Dtype::F32 => write_typed(out, &dims, values.iter().map(|v| *v as f32)),
-            Dtype::F64 => write_typed(out, &dims, values.iter().copied()),
-            // Exact for every i64 (f64 would round past 2^53).
-            Dtype::I64 => write_typed(
-                out,
-                &dims,
-                self.bytes()
-                    .chunks_exact(8)
-                    .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            ),
-            Dtype::I32 => write_typed(out, &dims, values.iter().map(|v| *v as i32)),
-            Dtype::I8 => write_typed(out, &dims, values.iter().map(|v| *v as i8)),
-            Dtype::Bool => write_typed(out, &dims, values.iter().map(|v| *v != 0.0)),
-        }
-        .with_context(|| format!("cannot write '{}'", path.display()))
+        self.dtype
+            .write_npy(out, &dims, self.bytes())
+            .with_context(|| format!("cannot write '{}'", path.display()))
     }
 }
 
-/// Little-endian bytes of `values`.
-fn le_bytes<T: Copy, const N: usize>(values: Vec<T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    values.into_iter().flat_map(bytes).collect()
+/// Checks the .npy header's framing and shape before npyz parses it: the magic, a
+/// version of 1-3, a header length inside the file, and a header that is a flat dict
+/// (one level of braces, at most one shape tuple, the characters a simple dtype,
+/// order and shape use). npyz's literal parser backtracks exponentially on nested
+/// brackets (found by fuzzing: 13 nested braces took over 30 s).
+fn check_npy_header(bytes: &[u8]) -> Result<()> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        bail!("no .npy magic");
+    }
+    let (length, start): (usize, usize) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        version => bail!("unsupported .npy version {version}"),
+    };
+    let header = bytes
+        .get(start..start.saturating_add(length))
+        .context("the header is longer than the file")?;
+    let count = |c: u8| header.iter().filter(|b| **b == c).count();
+    let allowed = |b: &u8| b.is_ascii_alphanumeric() || b" _'\"<>|=:,(){}.-\n\t".contains(b);
+    if !header.iter().all(allowed)
+        || count(b'{') != 1
+        || count(b'}') != 1
+        || count(b'(') > 1
+        || count(b')') > 1
+    {
+        bail!("the header is not a flat dict of a simple dtype, order and shape");
+    }
+    // The shape's element count must not overflow (npyz multiplies unchecked).
+    let text = String::from_utf8_lossy(header);
+    if let (Some(open), Some(close)) = (text.find('('), text.find(')')) {
+        let dims = text.get(open + 1..close).unwrap_or("");
+        let mut count: u64 = 1;
+        for dim in dims.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+            let dim: u64 = dim
+                .parse()
+                .with_context(|| format!("shape dimension '{dim}' is not a size"))?;
+            count = count
+                .checked_mul(dim)
+                .context("the shape's element count overflows")?;
+        }
+        if count.checked_mul(8).is_none() {
+            bail!("the shape's byte size overflows");
+        }
+    }
+    Ok(())
 }
 
 /// Writes `values` as an .npy array of `dims`.

@@ -1070,11 +1070,33 @@ LogicalResult ResizeOp::verify() {
   for (int64_t d = 0; d < input.getRank(); ++d)
     if (input.getDimSize(d) == 0 || result.getDimSize(d) == 0)
       return emitOpError("dimension ") << d << " is empty";
-  if (!llvm::is_contained({"nearest", "linear"}, getMode()))
-    return emitOpError("'mode' must be nearest or linear, got '") << getMode() << "'";
-  if (!llvm::is_contained({"half_pixel", "asymmetric", "align_corners"}, getCoordinates()))
-    return emitOpError("'coordinates' must be half_pixel, asymmetric or align_corners, got '")
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
+    return emitOpError("'mode' must be nearest, linear or cubic, got '") << getMode() << "'";
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                           "align_corners", "asymmetric", "tf_crop_and_resize"},
+                          getCoordinates()))
+    return emitOpError("'coordinates' must be half_pixel, half_pixel_symmetric, "
+                       "pytorch_half_pixel, align_corners, asymmetric or tf_crop_and_resize, "
+                       "got '")
            << getCoordinates() << "'";
+  if (!llvm::is_contained({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+                          getNearestMode()))
+    return emitOpError("'nearest_mode' must be round_prefer_floor, round_prefer_ceil, floor "
+                       "or ceil, got '")
+           << getNearestMode() << "'";
+  if (auto scales = getScales()) {
+    if (static_cast<int64_t>(scales->size()) != input.getRank())
+      return emitOpError("'scales' has ") << scales->size() << " entries for rank "
+                                          << input.getRank();
+    if (llvm::any_of(*scales, [](double s) { return !(s > 0); }))
+      return emitOpError("'scales' must be positive");
+  }
+  if (getCoordinates() == "tf_crop_and_resize") {
+    auto roi = getRoi();
+    if (!roi || static_cast<int64_t>(roi->size()) != 2 * input.getRank())
+      return emitOpError("tf_crop_and_resize needs a 'roi' of ")
+             << 2 * input.getRank() << " entries (starts, then ends)";
+  }
   return success();
 }
 

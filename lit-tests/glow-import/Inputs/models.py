@@ -151,6 +151,38 @@ def main():
                    helper.make_node("Trilu", ["y"], ["z"], name="tri"),
                    helper.make_node("Mod", ["z", "z"], ["o"], name="mod2")],
                   [value("x", TensorProto.FLOAT, [2, 2])], [value("o", TensorProto.FLOAT, [2, 2])])
+    elif kind == "pad-modes":
+        # Copying pad modes and a strided Slice on runtime tensors (gathers of constant
+        # positions).
+        pads = numpy_helper.from_array(np.array([0, 2, 0, 1], dtype=np.int64), "pads")
+        starts = numpy_helper.from_array(np.array([0], dtype=np.int64), "starts")
+        ends = numpy_helper.from_array(np.array([5], dtype=np.int64), "ends")
+        axes = numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")
+        steps = numpy_helper.from_array(np.array([2], dtype=np.int64), "steps")
+        nodes = [helper.make_node("Pad", ["x", "pads"], [f"{mode}"], mode=mode, name=mode)
+                 for mode in ("reflect", "edge", "wrap")]
+        nodes.append(helper.make_node("Slice", ["reflect", "starts", "ends", "axes", "steps"],
+                                      ["strided"], name="strided_slice"))
+        m = model(nodes, [value("x", TensorProto.FLOAT, [2, 3])],
+                  [value(n, TensorProto.FLOAT, None) for n in ("reflect", "edge", "wrap", "strided")],
+                  [pads, starts, ends, axes, steps], opset=19)
+    elif kind == "pool3d":
+        # 3-D pooling (two 2-D pools) and an average counting explicit pads with
+        # ceil_mode (the pads become a zero Pad).
+        nodes = [
+            helper.make_node("MaxPool", ["x"], ["max"], kernel_shape=[2, 3, 2], strides=[1, 2, 2],
+                             pads=[1, 0, 1, 0, 1, 0], dilations=[2, 1, 1], name="max3d"),
+            helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[3, 2, 2], strides=[2, 2, 2],
+                             pads=[1, 1, 0, 1, 0, 1], ceil_mode=1, count_include_pad=1, name="avg3d"),
+        ]
+        m = model(nodes, [value("x", TensorProto.FLOAT, [1, 2, 5, 7, 7])],
+                  [value("max", TensorProto.FLOAT, None), value("avg", TensorProto.FLOAT, None)])
+    elif kind == "training-dropout":
+        ratio = numpy_helper.from_array(np.array(0.5, dtype=np.float32), "r")
+        train = numpy_helper.from_array(np.array(True), "t")
+        m = model([helper.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")],
+                  [value("x", TensorProto.FLOAT, [2, 2])], [value("y", TensorProto.FLOAT, [2, 2])],
+                  [ratio, train])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)

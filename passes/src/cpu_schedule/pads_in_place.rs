@@ -71,7 +71,7 @@ fn rewrite<'c>(
     };
     let b = LinalgBuilder::before(context, op, rewriter);
     let filled = b.zeros(result.r#type(), fill);
-    let converted = b.insert_slice(source, filled, &low);
+    let converted = b.insert_slice(source, filled, &low, &vec![1; low.len()]);
     rewriter.replace_op_with_values(op, &[converted]);
     true
 }

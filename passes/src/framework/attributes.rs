@@ -1,6 +1,8 @@
 //! Reading op attributes the rules need, in one place.
 
-use melior::ir::{attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef};
+use melior::ir::{
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef,
+};
 
 /// The elements of the op's `array<i64: ...>` attribute `name`, or `None` when the op
 /// has no such attribute or it has another kind.
@@ -11,4 +13,37 @@ pub fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
             .filter_map(|i| array.element(i).ok())
             .collect(),
     )
+}
+
+/// The elements of the op's `array<f64: ...>` attribute `name`, or `None` when the op
+/// has no such attribute or it has another kind.
+pub fn f64_array(op: OperationRef, name: &str) -> Option<Vec<f64>> {
+    let attribute = op.attribute(name).ok()?;
+    let raw = attribute.to_raw();
+    // SAFETY: the kind is checked before the elements are read.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseF64Array(raw) {
+            return None;
+        }
+        let count = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some(
+            (0..count)
+                .map(|i| mlir_sys::mlirDenseF64ArrayGetElement(raw, i))
+                .collect(),
+        )
+    }
+}
+
+/// The op's float attribute `name` as f64, or `None`.
+pub fn f64_value(op: OperationRef, name: &str) -> Option<f64> {
+    melior::ir::attribute::FloatAttribute::try_from(op.attribute(name).ok()?)
+        .ok()
+        .map(|a| a.value())
+}
+
+/// The op's string attribute `name`, or `None`.
+pub fn string(op: OperationRef, name: &str) -> Option<String> {
+    melior::ir::attribute::StringAttribute::try_from(op.attribute(name).ok()?)
+        .ok()
+        .map(|a| a.value().to_string())
 }

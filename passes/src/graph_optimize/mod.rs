@@ -3,15 +3,15 @@
 //! transposes, rescales ...) and removes dead nodes as it goes:
 //! - batch_norm of a conv2d with constant weights -> one conv2d ([`fold_batch_norm`])
 //! - transpose of transpose -> one transpose (or nothing)    ([`compose_transposes`])
-//! - unary elementwise op of a transpose -> transpose of the op, so transposes meet
-//!   and cancel                                               ([`sink_transposes`])
+//! - elementwise ops of transposes / reshapes -> the transpose / reshape of the op, so
+//!   movements meet and cancel                                ([`sink_movement`])
 //!
 //! The importer already drops Identity/Dropout and folds constant subgraphs and
 //! shape chains; run `cse` after this pass to merge duplicates.
 
 pub mod compose_transposes;
 pub mod fold_batch_norm;
-pub mod sink_transposes;
+pub mod sink_movement;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -29,17 +29,18 @@ pub const RULES: &[(&str, &[&Rule])] = &[
         "compose-transposes",
         &[&compose_transposes::COMPOSE_TRANSPOSES],
     ),
-    ("sink-transposes", sink_transposes::SINK_RULES),
+    ("sink-transposes", sink_movement::SINK_RULES),
+    ("sink-reshapes", sink_movement::SINK_RESHAPE_RULES),
 ];
 
 /// The pass definition registered as `glow-graph-optimize`.
 pub static GRAPH_OPTIMIZE: PassDefinition = PassDefinition {
     argument: "glow-graph-optimize",
-    description: "Glow's graph optimizations: batch_norm folded into convolutions, transpose sinking and cancellation, folding and dead-node removal",
+    description: "Glow's graph optimizations: batch_norm folded into convolutions, transpose and reshape sinking and cancellation, folding and dead-node removal",
     anchor: Some("func.func"),
     options: &[PassOption {
         name: "disable",
-        description: "Rules to skip (fold-batch-norm, compose-transposes, sink-transposes)",
+        description: "Rules to skip (fold-batch-norm, compose-transposes, sink-transposes, sink-reshapes)",
         kind: OptionKind::StringList,
         default: None,
     }],

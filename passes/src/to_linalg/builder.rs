@@ -23,7 +23,7 @@ pub struct BodyBuilder<'c, 'k> {
     pub location: Location<'c>,
 }
 
-impl<'c> BodyBuilder<'c, '_> {
+impl<'c, 'k> BodyBuilder<'c, 'k> {
     /// Appends `name(operands) {attributes} : result` and returns its result.
     pub fn op(
         &self,
@@ -50,6 +50,40 @@ impl<'c> BodyBuilder<'c, '_> {
                 .expect("valid scalar op"),
         );
         op.result(0).expect("one result").to_raw()
+    }
+
+    /// [`Self::op`], as a value of the body.
+    pub fn value(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, &str)],
+    ) -> Value<'c, 'k> {
+        // SAFETY: the op was just appended to the body block, which outlives 'k.
+        unsafe { Value::from_raw(self.op(name, operands, result, attributes)) }
+    }
+
+    /// `linalg.index dim` (the loop's position along iteration dimension `dim`).
+    pub fn index(&self, dim: usize) -> Value<'c, 'k> {
+        let index = Type::index(self.context);
+        self.value(
+            "linalg.index",
+            &[],
+            index,
+            &[("dim", &format!("{dim} : i64"))],
+        )
+    }
+
+    /// An `index` constant.
+    pub fn index_constant(&self, n: i64) -> Value<'c, 'k> {
+        let index = Type::index(self.context);
+        self.value(
+            "arith.constant",
+            &[],
+            index,
+            &[("value", &format!("{n} : index"))],
+        )
     }
 }
 
@@ -267,12 +301,14 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         self.insert(op)
     }
 
-    /// `tensor.insert_slice` of all of `source` into `destination` at `offsets`.
+    /// `tensor.insert_slice` of all of `source` into `destination` at `offsets`, element
+    /// i of the source going `strides[i]` apart.
     pub fn insert_slice(
         &self,
         source: Value<'c, '_>,
         destination: Value<'c, '_>,
         offsets: &[i64],
+        strides: &[i64],
     ) -> Value<'c, 'r> {
         let Some((shape, _)) = crate::lower_nodes::builder::tensor_info(source) else {
             unreachable!("insert_slice sources are static tensors")
@@ -286,12 +322,40 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
             .add_attributes(&[
                 attribute("static_offsets", self.array(offsets)),
                 attribute("static_sizes", self.array(&shape)),
-                attribute("static_strides", self.array(&vec![1; shape.len()])),
+                attribute("static_strides", self.array(strides)),
                 attribute("operandSegmentSizes", segments.into()),
             ])
             .add_results(&[destination.r#type()])
             .build()
             .expect("valid tensor.insert_slice");
+        self.insert(op)
+    }
+
+    /// `tensor.extract_slice` of `sizes` elements of `source` from `offsets` (unit strides).
+    pub fn extract_slice(
+        &self,
+        source: Value<'c, '_>,
+        offsets: &[i64],
+        sizes: &[i64],
+    ) -> Value<'c, 'r> {
+        let element = crate::lower_nodes::builder::tensor_info(source)
+            .expect("extract_slice sources are static tensors")
+            .1;
+        let segments = DenseI32ArrayAttribute::new(self.context, &[1, 0, 0, 0]);
+        let attribute = |name: &str, value: Attribute<'c>| {
+            (melior::ir::Identifier::new(self.context, name), value)
+        };
+        let op = OperationBuilder::new("tensor.extract_slice", self.location)
+            .add_operands(&[source])
+            .add_attributes(&[
+                attribute("static_offsets", self.array(offsets)),
+                attribute("static_sizes", self.array(sizes)),
+                attribute("static_strides", self.array(&vec![1; sizes.len()])),
+                attribute("operandSegmentSizes", segments.into()),
+            ])
+            .add_results(&[self.tensor(sizes, element)])
+            .build()
+            .expect("valid tensor.extract_slice");
         self.insert(op)
     }
 
@@ -319,70 +383,104 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
         let rank = shape.len();
         let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
         let map = format!("affine_map<({}) -> ({})>", dims.join(", "), dims.join(", "));
-        let maps = format!("[{}]", vec![map; ins.len() + 1].join(", "));
-        let iterators = format!(
-            "[{}]",
-            vec!["#linalg.iterator_type<parallel>"; rank].join(", ")
-        );
+        let init = self.empty(self.tensor(shape, result_element));
+        self.generic(
+            ins,
+            &[init],
+            &vec![map; ins.len() + 1],
+            &vec!["parallel"; rank],
+            |b, args| {
+                // SAFETY: the body returned a value defined in the block.
+                vec![unsafe { Value::from_raw(body(b, args)) }]
+            },
+        )
+        .remove(0)
+    }
+
+    /// A `linalg.generic` over `ins` into `inits` with the given indexing maps (one
+    /// per operand, as affine_map text) and iterator types ("parallel" / "reduction");
+    /// `body` receives the element arguments (ins, then inits) and returns the values
+    /// to yield, one per init. Returns the results.
+    pub fn generic(
+        &self,
+        ins: &[Value<'c, '_>],
+        inits: &[Value<'c, '_>],
+        maps: &[String],
+        iterators: &[&str],
+        body: impl for<'k> FnOnce(&BodyBuilder<'c, 'k>, &[Value<'c, 'k>]) -> Vec<Value<'c, 'k>>,
+    ) -> Vec<Value<'c, 'r>> {
         let parse = |text: &str| Attribute::parse(self.context, text).expect("valid attribute");
-        let result = self.tensor(shape, result_element);
-        let init = self.empty(result);
-        let mut arguments: Vec<(Type, Location)> = ins
+        let element = |v: &Value<'c, '_>| {
+            crate::lower_nodes::builder::tensor_info(*v)
+                .expect("static tensor")
+                .1
+        };
+        let arguments: Vec<(Type, Location)> = ins
             .iter()
-            .map(|v| {
-                let element = crate::lower_nodes::builder::tensor_info(*v)
-                    .expect("static tensor")
-                    .1;
-                (element, self.location)
-            })
+            .chain(inits)
+            .map(|v| (element(v), self.location))
             .collect();
-        arguments.push((result_element, self.location));
         let block = melior::ir::Block::new(&arguments);
         let values: Vec<Value> = (0..arguments.len())
             .map(|i| block.argument(i).expect("argument").into())
             .collect();
-        let yielded = body(
+        let yielded: Vec<mlir_sys::MlirValue> = body(
             &BodyBuilder {
                 context: self.context,
                 block: &block,
                 location: self.location,
             },
             &values,
-        );
-        // SAFETY: the body returned a value defined in `block`.
-        let yielded = unsafe { Value::from_raw(yielded) };
+        )
+        .iter()
+        .map(|v| v.to_raw())
+        .collect();
+        // SAFETY: the body returned values defined in `block` or above it.
+        let yielded: Vec<Value> = yielded
+            .into_iter()
+            .map(|v| unsafe { Value::from_raw(v) })
+            .collect();
         block.append_operation(
             OperationBuilder::new("linalg.yield", self.location)
-                .add_operands(&[yielded])
+                .add_operands(&yielded)
                 .build()
                 .expect("valid linalg.yield"),
         );
         let region = Region::new();
         region.append_block(block);
         let mut operands: Vec<Value> = ins.to_vec();
-        operands.push(init);
-        let segments = DenseI32ArrayAttribute::new(self.context, &[ins.len() as i32, 1]);
+        operands.extend_from_slice(inits);
+        let segments =
+            DenseI32ArrayAttribute::new(self.context, &[ins.len() as i32, inits.len() as i32]);
+        let iterators: Vec<String> = iterators
+            .iter()
+            .map(|kind| format!("#linalg.iterator_type<{kind}>"))
+            .collect();
+        let result_types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
         let op = OperationBuilder::new("linalg.generic", self.location)
             .add_operands(&operands)
             .add_attributes(&[
                 (
                     melior::ir::Identifier::new(self.context, "indexing_maps"),
-                    parse(&maps),
+                    parse(&format!("[{}]", maps.join(", "))),
                 ),
                 (
                     melior::ir::Identifier::new(self.context, "iterator_types"),
-                    parse(&iterators),
+                    parse(&format!("[{}]", iterators.join(", "))),
                 ),
                 (
                     melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
                     segments.into(),
                 ),
             ])
-            .add_results(&[result])
+            .add_results(&result_types)
             .add_regions([region])
             .build()
             .expect("valid linalg.generic");
-        self.insert(op)
+        let inserted = self.rewriter.insert(op);
+        (0..inits.len())
+            .map(|i| inserted.result(i).expect("result").into())
+            .collect()
     }
 
     /// `tensor.reshape` of `input` to `shape`.

@@ -1,11 +1,10 @@
-//! Comparisons, logic, select, conversions, pow, gather, slice and pad to linalg /
+//! Comparisons, logic, select, conversions, pow, slice and pad to linalg /
 //! tensor ops:
 //! - cmp_eq/neq/lt/lte, is_nan, and/or/xor/not -> linalg.generic with arith.cmpf/cmpi
 //!   or the i1 logic ops
 //! - select -> linalg.select; pow -> linalg.powf
 //! - convert -> linalg.generic with the arith cast for the element types (to i1:
 //!   x != 0, as ONNX Cast)
-//! - gather -> linalg.generic whose body extracts from the data with the index
 //! - slice -> tensor.extract_slice; pad -> tensor.pad
 
 use super::builder::{is_float, BodyBuilder, LinalgBuilder};
@@ -13,10 +12,8 @@ use crate::framework::attributes::i64_array;
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
-        operation::{OperationBuilder, OperationLike},
-        r#type::IntegerType,
-        Attribute, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
+        operation::OperationLike, r#type::IntegerType, OperationRef, Type, TypeLike, Value,
+        ValueLike,
     },
     Context, RewriterBase,
 };
@@ -29,10 +26,12 @@ fn int_info(element: Type) -> Option<(u32, bool)> {
 
 /// arith.cmpf / arith.cmpi predicates are I64EnumAttrs: their generic form is the
 /// case's integer.
-fn predicate_code(name: &str) -> String {
+pub(super) fn predicate_code(name: &str) -> String {
     let code = match name {
         // cmpf
         "oeq" => 1,
+        "ogt" => 2,
+        "oge" => 3,
         "olt" => 4,
         "ole" => 5,
         "une" => 13,
@@ -42,22 +41,15 @@ fn predicate_code(name: &str) -> String {
         "ne" => 1,
         "slt" => 2,
         "sle" => 3,
+        "sgt" => 4,
+        "sge" => 5,
+        "ugt" => 8,
+        "uge" => 9,
         "ult" => 6,
         "ule" => 7,
         other => unreachable!("predicate {other} is not used"),
     };
     format!("{code} : i64")
-}
-
-macro_rules! rule {
-    ($name:ident, $root:literal, $rewrite:expr) => {
-        #[doc = concat!("Converts `", $root, "`.")]
-        pub static $name: Rule = Rule {
-            root: $root,
-            generates: &["linalg.generic"],
-            rewrite: $rewrite,
-        };
-    };
 }
 
 /// A comparison: (float predicate, signed int predicate, unsigned int predicate).
@@ -205,22 +197,74 @@ rule!(SELECT, "glow.graph.select", |context, op, rewriter| {
     true
 });
 
+// pow: linalg.powf on one float type; otherwise a linalg.generic that casts the
+// exponent to the float base's type, or computes an integer base's power in f64 and
+// converts it back (ONNX Pow allows mixed base / exponent types).
 rule!(POW, "glow.graph.pow", |context, op, rewriter| {
     let (Ok(lhs), Ok(rhs), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
         return false;
     };
-    let Some((_, element)) = tensor_info(lhs) else {
+    let (Some((shape, base)), Some((_, exponent))) = (tensor_info(lhs), tensor_info(rhs)) else {
         return false;
     };
-    if !is_float(element) {
+    let b = LinalgBuilder::before(context, op, rewriter);
+    if is_float(base) && base == exponent {
+        let init = b.empty(result.r#type());
+        let converted = b.named("linalg.powf", &[lhs, rhs], init, result.r#type(), &[]);
+        rewriter.replace_op_with_values(op, &[converted]);
+        return true;
+    }
+    let compute: Type = if is_float(base) {
+        base
+    } else {
+        melior::ir::r#type::Type::float64(context)
+    };
+    let mut supported = true;
+    let converted = b.elementwise(&[lhs, rhs], &shape, base, |body, args| {
+        match mixed_power(body, args, base, exponent, compute) {
+            Some(value) => value,
+            None => {
+                supported = false;
+                args[0].to_raw()
+            }
+        }
+    });
+    if !supported {
         return false;
     }
-    let b = LinalgBuilder::before(context, op, rewriter);
-    let init = b.empty(result.r#type());
-    let converted = b.named("linalg.powf", &[lhs, rhs], init, result.r#type(), &[]);
     rewriter.replace_op_with_values(op, &[converted]);
     true
 });
+
+/// base ^ exponent computed in `compute` (a float type), in the base's type.
+fn mixed_power<'c>(
+    body: &BodyBuilder<'c, '_>,
+    args: &[Value<'c, '_>],
+    base: Type<'c>,
+    exponent: Type<'c>,
+    compute: Type<'c>,
+) -> Option<mlir_sys::MlirValue> {
+    let widen = |value: Value<'c, '_>, from: Type<'c>| -> Option<mlir_sys::MlirValue> {
+        if from == compute {
+            Some(value.to_raw())
+        } else {
+            cast(body, value, from, compute)
+        }
+    };
+    // SAFETY: both values are defined in the body.
+    let (x, y) = unsafe {
+        (
+            Value::from_raw(widen(args[0], base)?),
+            Value::from_raw(widen(args[1], exponent)?),
+        )
+    };
+    let power = body.value("math.powf", &[x, y], compute, &[]);
+    if compute == base {
+        Some(power.to_raw())
+    } else {
+        cast(body, power, compute, base)
+    }
+}
 
 /// The arith op converting one scalar element type to another, appended to `body`.
 fn cast<'c>(
@@ -362,37 +406,8 @@ rule!(SLICE, "glow.graph.slice", |context, op, rewriter| {
         rewriter.replace_op_with_values(op, &[empty]);
         return true;
     }
-    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 0, 0, 0]);
-    let Ok(slice) = OperationBuilder::new("tensor.extract_slice", op.location())
-        .add_operands(&[input])
-        .add_attributes(&[
-            (
-                melior::ir::Identifier::new(context, "static_offsets"),
-                b.array(&offsets),
-            ),
-            (
-                melior::ir::Identifier::new(context, "static_sizes"),
-                b.array(&sizes),
-            ),
-            (
-                melior::ir::Identifier::new(context, "static_strides"),
-                b.array(&vec![1; sizes.len()]),
-            ),
-            (
-                melior::ir::Identifier::new(context, "operandSegmentSizes"),
-                segments.into(),
-            ),
-        ])
-        .add_results(&[result.r#type()])
-        .build()
-    else {
-        return false;
-    };
-    let slice = rewriter.insert(slice);
-    let Ok(value) = slice.result(0) else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[value.into()]);
+    let converted = b.extract_slice(input, &offsets, &sizes);
+    rewriter.replace_op_with_values(op, &[converted]);
     true
 });
 
@@ -413,137 +428,8 @@ rule!(PAD, "glow.graph.pad", |context, op, rewriter| {
     true
 });
 
-rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
-    let (Ok(data), Ok(indices), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
-        return false;
-    };
-    let (Some((data_shape, element)), Some((index_shape, index_type))) =
-        (tensor_info(data), tensor_info(indices))
-    else {
-        return false;
-    };
-    let Some((result_shape, _)) = tensor_info(result.into()) else {
-        return false;
-    };
-    let axis = op
-        .attribute("axis")
-        .ok()
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(0, |a| a.value()) as usize;
-    let rank = result_shape.len();
-    let index_rank = index_shape.len();
-    // out[o..] = data[o[0..axis], idx[o[axis..axis+q]], o[axis+q..]]
-    let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
-    let index_map = format!(
-        "affine_map<({}) -> ({})>",
-        dims.join(", "),
-        dims[axis..axis + index_rank].join(", ")
-    );
-    let out_map = format!("affine_map<({}) -> ({})>", dims.join(", "), dims.join(", "));
-    let maps = format!("[{index_map}, {out_map}]");
-    let iterators = format!(
-        "[{}]",
-        vec!["#linalg.iterator_type<parallel>"; rank].join(", ")
-    );
-    let b = LinalgBuilder::before(context, op, rewriter);
-    let init = b.empty(result.r#type());
-    let location = op.location();
-    let block = melior::ir::Block::new(&[(index_type, location), (element, location)]);
-    let body = BodyBuilder {
-        context,
-        block: &block,
-        location,
-    };
-    let index = Type::index(context);
-    let extent = data_shape[axis];
-    let raw_index: Value = block.argument(0).expect("index argument").into();
-    let as_index = body.op("arith.index_cast", &[raw_index], index, &[]);
-    // Negative indices count from the end: i < 0 ? i + extent : i.
-    let (as_index, zero, size) = unsafe {
-        (
-            Value::from_raw(as_index),
-            Value::from_raw(body.op("arith.constant", &[], index, &[("value", "0 : index")])),
-            Value::from_raw(body.op(
-                "arith.constant",
-                &[],
-                index,
-                &[("value", &format!("{extent} : index"))],
-            )),
-        )
-    };
-    let i1: Type = IntegerType::new(context, 1).into();
-    let negative = unsafe {
-        Value::from_raw(body.op(
-            "arith.cmpi",
-            &[as_index, zero],
-            i1,
-            &[("predicate", &predicate_code("slt"))],
-        ))
-    };
-    let wrapped = unsafe { Value::from_raw(body.op("arith.addi", &[as_index, size], index, &[])) };
-    let position = unsafe {
-        Value::from_raw(body.op("arith.select", &[negative, wrapped, as_index], index, &[]))
-    };
-    let mut coordinates: Vec<Value> = Vec::new();
-    for d in 0..data_shape.len() {
-        if d == axis {
-            coordinates.push(position);
-        } else {
-            let out_dim = if d < axis { d } else { d - 1 + index_rank };
-            let raw = body.op(
-                "linalg.index",
-                &[],
-                index,
-                &[("dim", &format!("{out_dim} : i64"))],
-            );
-            coordinates.push(unsafe { Value::from_raw(raw) });
-        }
-    }
-    let mut operands = vec![data];
-    operands.extend(coordinates);
-    let extracted = body.op("tensor.extract", &operands, element, &[]);
-    block.append_operation(
-        OperationBuilder::new("linalg.yield", location)
-            .add_operands(&[unsafe { Value::from_raw(extracted) }])
-            .build()
-            .expect("valid linalg.yield"),
-    );
-    let region = melior::ir::Region::new();
-    melior::ir::RegionLike::append_block(&region, block);
-    let parse = |text: &str| Attribute::parse(context, text).expect("valid attribute");
-    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 1]);
-    let Ok(generic) = OperationBuilder::new("linalg.generic", location)
-        .add_operands(&[indices, init])
-        .add_attributes(&[
-            (
-                melior::ir::Identifier::new(context, "indexing_maps"),
-                parse(&maps),
-            ),
-            (
-                melior::ir::Identifier::new(context, "iterator_types"),
-                parse(&iterators),
-            ),
-            (
-                melior::ir::Identifier::new(context, "operandSegmentSizes"),
-                segments.into(),
-            ),
-        ])
-        .add_results(&[result.r#type()])
-        .add_regions([region])
-        .build()
-    else {
-        return false;
-    };
-    let generic = rewriter.insert(generic);
-    let Ok(value) = generic.result(0) else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[value.into()]);
-    true
-});
-
 /// Every rule of this file.
 pub const RULES: &[&Rule] = &[
     &CMP_EQ, &CMP_NEQ, &CMP_LT, &CMP_LTE, &IS_NAN, &AND, &OR, &XOR, &NOT, &SELECT, &POW, &CONVERT,
-    &SLICE, &PAD, &GATHER,
+    &SLICE, &PAD,
 ];

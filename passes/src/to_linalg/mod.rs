@@ -4,9 +4,28 @@
 //! reductions ([`rules`]), convolution and pooling ([`windows`]). Run glow-lower-nodes
 //! first: high-level nodes left over are reported, not silently left behind.
 
+/// A conversion rule: `rule!(NAME, "glow.graph.op", |context, op, rewriter| ...)`.
+macro_rules! rule {
+    ($name:ident, $root:literal, $rewrite:expr) => {
+        #[doc = concat!("Converts `", $root, "`.")]
+        pub static $name: Rule = Rule {
+            root: $root,
+            generates: &["linalg.generic"],
+            rewrite: $rewrite,
+        };
+    };
+}
+
 pub mod builder;
+pub mod conv_transpose;
 pub mod data;
+pub mod half_precision;
+pub mod indexing;
+pub mod local_response_norm;
+pub mod quantization;
+pub mod resize;
 pub mod rules;
+pub mod signless;
 pub mod windows;
 
 use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions};
@@ -29,6 +48,7 @@ pub static GRAPH_TO_LINALG: PassDefinition = PassDefinition {
             DialectHandle::linalg(),
             DialectHandle::tensor(),
             DialectHandle::arith(),
+            DialectHandle::scf(),
         ]
     },
     validate: |_: &PassOptions| Ok(()),
@@ -40,7 +60,20 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         .iter()
         .copied()
         .chain([&windows::CONV2D, &windows::MAX_POOL, &windows::AVG_POOL])
+        .chain([
+            &local_response_norm::LOCAL_RESPONSE_NORM,
+            &conv_transpose::CONV_TRANSPOSE2D,
+            &resize::RESIZE,
+            &quantization::QUANTIZE,
+            &quantization::DEQUANTIZE,
+            &quantization::RESCALE,
+            &half_precision::CONV2D,
+            &half_precision::MATMUL,
+            &half_precision::BATCH_MATMUL,
+            &half_precision::CONV_TRANSPOSE2D,
+        ])
         .chain(data::RULES.iter().copied())
+        .chain(indexing::RULES.iter().copied())
         .collect();
     apply_rules(op, &all).map_err(|_| {
         emit_error(
@@ -52,7 +85,7 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     op.walk(WalkOrder::PreOrder, |nested| {
         let name = nested.name();
         let name = name.as_string_ref().as_str().unwrap_or("");
-        if name.starts_with("glow.graph.") {
+        if name.starts_with("glow.graph.") || name.starts_with("glow.quant.") {
             emit_error(
                 nested.location(),
                 &format!("glow-graph-to-linalg: no conversion for '{name}' with these operand types yet (run glow-lower-nodes first for high-level nodes)"),
@@ -62,8 +95,18 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         WalkResult::Advance
     });
     if failed {
-        Err(())
-    } else {
+        return Err(());
+    }
+    let unconverted = signless::make_signless(op);
+    for constant in &unconverted {
+        emit_error(
+            constant.location(),
+            "glow-graph-to-linalg: cannot retype this unsigned constant to signless",
+        );
+    }
+    if unconverted.is_empty() {
         Ok(())
+    } else {
+        Err(())
     }
 }

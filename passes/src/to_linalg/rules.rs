@@ -26,8 +26,13 @@ use melior::{
     Context, RewriterBase,
 };
 
-fn is_signless_int(element: Type) -> bool {
-    IntegerType::try_from(element).is_ok_and(|t| t.is_signless())
+/// Integers of any signedness (glow-graph-to-linalg makes them signless at the end).
+fn is_int(element: Type) -> bool {
+    IntegerType::try_from(element).is_ok()
+}
+
+fn is_unsigned(element: Type) -> bool {
+    IntegerType::try_from(element).is_ok_and(|t| t.is_unsigned())
 }
 
 /// The zero of `element` as an attribute.
@@ -37,17 +42,6 @@ fn zero<'c>(context: &'c Context, element: Type<'c>) -> Attribute<'c> {
     } else {
         IntegerAttribute::new(element, 0).into()
     }
-}
-
-macro_rules! rule {
-    ($name:ident, $root:literal, $rewrite:expr) => {
-        #[doc = concat!("Converts `", $root, "`.")]
-        pub static $name: Rule = Rule {
-            root: $root,
-            generates: &["linalg.generic"],
-            rewrite: $rewrite,
-        };
-    };
 }
 
 rule!(CONSTANT, "glow.graph.constant", |context, op, rewriter| {
@@ -70,14 +64,39 @@ rule!(SPLAT, "glow.graph.splat", |context, op, rewriter| {
     true
 });
 
-/// A binary elementwise op as the linalg named op `name` (floats, signless ints).
+/// A binary elementwise op as the linalg named op `name` (floats, integers); on
+/// unsigned integers, a linalg.generic with the unsigned arith op (`divui`, `maxui`,
+/// `minui`: the named ops are signed).
 fn binary<'c>(
     name: &str,
     context: &'c Context,
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    two_operand_named_op(name, false, context, op, rewriter)
+    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
+        return false;
+    };
+    let Some((shape, element)) = tensor_info(lhs) else {
+        return false;
+    };
+    if !is_unsigned(element) {
+        return two_operand_named_op(name, false, context, op, rewriter);
+    }
+    let arith = match name {
+        "linalg.add" => "arith.addi",
+        "linalg.sub" => "arith.subi",
+        "linalg.mul" => "arith.muli",
+        "linalg.div" => "arith.divui",
+        "linalg.max" => "arith.maxui",
+        "linalg.min" => "arith.minui",
+        _ => return false,
+    };
+    let b = LinalgBuilder::before(context, op, rewriter);
+    let converted = b.elementwise(&[lhs, rhs], &shape, element, |body, args| {
+        body.op(arith, &args[..2], element, &[])
+    });
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
 }
 
 /// `name` on the op's two operands (floats, signless ints), into an empty init or, for
@@ -95,7 +114,7 @@ fn two_operand_named_op<'c>(
     let Some((_, element)) = tensor_info(lhs) else {
         return false;
     };
-    if !is_float(element) && !is_signless_int(element) {
+    if !is_float(element) && !is_int(element) {
         return false;
     }
     let b = LinalgBuilder::before(context, op, rewriter);
@@ -221,13 +240,65 @@ rule!(NEG, "glow.graph.neg", |c, o, r| unary(
     c,
     o,
     r
+) || integer_unary(
+    "neg", c, o, r
 ));
 rule!(ABS, "glow.graph.abs", |c, o, r| unary(
     "linalg.abs",
     c,
     o,
     r
+) || integer_unary(
+    "abs", c, o, r
 ));
+
+/// neg / abs on signed integers: 0 - x, math.absi.
+fn integer_unary<'c>(
+    kind: &str,
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Ok(x) = op.operand(0) else { return false };
+    let Some((shape, element)) = tensor_info(x) else {
+        return false;
+    };
+    if !is_int(element) || is_unsigned(element) {
+        return false;
+    }
+    let b = LinalgBuilder::before(context, op, rewriter);
+    let converted = b.elementwise(&[x], &shape, element, |body, args| match kind {
+        "abs" => body.op("math.absi", &args[..1], element, &[]),
+        _ => {
+            let zero = body.value(
+                "arith.constant",
+                &[],
+                element,
+                &[("value", &format!("0 : {element}"))],
+            );
+            body.op("arith.subi", &[zero, args[0]], element, &[])
+        }
+    });
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+}
+
+rule!(ROUND, "glow.graph.round", |context, op, rewriter| {
+    let Ok(x) = op.operand(0) else { return false };
+    let Some((shape, element)) = tensor_info(x) else {
+        return false;
+    };
+    if !is_float(element) {
+        return false;
+    }
+    let b = LinalgBuilder::before(context, op, rewriter);
+    // ONNX Round: halves to even.
+    let converted = b.elementwise(&[x], &shape, element, |body, args| {
+        body.op("math.roundeven", &args[..1], element, &[])
+    });
+    rewriter.replace_op_with_values(op, &[converted]);
+    true
+});
 
 rule!(SIGMOID, "glow.graph.sigmoid", |context, op, rewriter| {
     let (Ok(x), Ok(result)) = (op.operand(0), op.result(0)) else {
@@ -257,6 +328,15 @@ fn contraction<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
+    // Half precision accumulates in f32 (half_precision.rs).
+    if op
+        .result(0)
+        .ok()
+        .and_then(|r| tensor_info(r.into()))
+        .is_some_and(|(_, e)| super::half_precision::is_half(e))
+    {
+        return false;
+    }
     two_operand_named_op(name, true, context, op, rewriter)
 }
 
@@ -382,7 +462,7 @@ rule!(
         let Some((shape, element)) = tensor_info(batch) else {
             return false;
         };
-        if !is_float(element) && !is_signless_int(element) {
+        if !is_float(element) && !is_int(element) {
             return false;
         }
         let b = LinalgBuilder::before(context, op, rewriter);
@@ -423,7 +503,7 @@ fn reduction<'c>(
         .collect();
     axes.sort_unstable();
     let float = is_float(element);
-    if !float && !is_signless_int(element) {
+    if !float && !is_int(element) {
         return false;
     }
     let (combiner, identity): (&str, Attribute) = match (kind, float) {
@@ -441,6 +521,13 @@ fn reduction<'c>(
             "arith.maximumf",
             FloatAttribute::new(context, element, f64::NEG_INFINITY).into(),
         ),
+        // Unsigned and bool (i1 compares as unsigned: true > false).
+        ("max", false) if is_unsigned(element) || int_width(element) == 1 => {
+            ("arith.maxui", IntegerAttribute::new(element, 0).into())
+        }
+        ("min", false) if is_unsigned(element) || int_width(element) == 1 => {
+            ("arith.minui", IntegerAttribute::new(element, -1).into())
+        }
         ("max", false) => (
             "arith.maxsi",
             IntegerAttribute::new(element, i64::MIN >> (64 - int_width(element))).into(),
@@ -538,6 +625,7 @@ pub const RULES: &[&Rule] = &[
     &CEIL,
     &NEG,
     &ABS,
+    &ROUND,
     &SIGMOID,
     &MATMUL,
     &BATCH_MATMUL,

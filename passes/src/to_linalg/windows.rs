@@ -26,7 +26,7 @@ use melior::{
 
 use crate::framework::attributes::i64_array as array;
 
-fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<'c> {
+pub(super) fn scalar<'c>(context: &'c Context, element: Type<'c>, value: f64) -> Attribute<'c> {
     if is_float(element) {
         FloatAttribute::new(context, element, value).into()
     } else {
@@ -88,33 +88,68 @@ pub static AVG_POOL: Rule = Rule {
     rewrite: avg_pool,
 };
 
+/// The operands, shapes and geometry of a conv2d / conv_transpose2d, read once for
+/// both conversions. None for half precision (accumulated in f32 by
+/// half_precision.rs) or non-static operands.
+pub(super) struct Convolution<'c, 'a> {
+    pub input: Value<'c, 'a>,
+    pub filter: Value<'c, 'a>,
+    pub x_shape: Vec<i64>,
+    pub w_shape: Vec<i64>,
+    pub y_shape: Vec<i64>,
+    pub element: Type<'c>,
+    pub strides: Vec<i64>,
+    pub pads: Vec<i64>,
+    pub dilations: Vec<i64>,
+    pub group: i64,
+}
+
+pub(super) fn convolution<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Convolution<'c, 'a>> {
+    let (input, filter, result) = (op.operand(0).ok()?, op.operand(1).ok()?, op.result(0).ok()?);
+    let (x_shape, element) = tensor_info(input)?;
+    let (w_shape, _) = tensor_info(filter)?;
+    let (y_shape, _) = tensor_info(result.into())?;
+    if super::half_precision::is_half(element) {
+        return None;
+    }
+    Some(Convolution {
+        input,
+        filter,
+        x_shape,
+        w_shape,
+        y_shape,
+        element,
+        strides: array(op, "strides")?,
+        pads: array(op, "pads")?,
+        dilations: array(op, "dilations")?,
+        group: op
+            .attribute("group")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(1, |g| g.value()),
+    })
+}
+
 fn conv2d<'c>(
     context: &'c Context,
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(input), Ok(filter), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
+    let (Ok(result), Some(conv)) = (op.result(0), convolution(op)) else {
         return false;
     };
-    let (Some((x_shape, element)), Some((w_shape, _)), Some((y_shape, _))) = (
-        tensor_info(input),
-        tensor_info(filter),
-        tensor_info(result.into()),
-    ) else {
-        return false;
-    };
-    let (Some(strides), Some(pads), Some(dilations)) = (
-        array(op, "strides"),
-        array(op, "pads"),
-        array(op, "dilations"),
-    ) else {
-        return false;
-    };
-    let group = op
-        .attribute("group")
-        .ok()
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(1, |g| g.value());
+    let Convolution {
+        input,
+        filter,
+        x_shape,
+        w_shape,
+        y_shape,
+        element,
+        strides,
+        pads,
+        dilations,
+        group,
+    } = conv;
     let channels_last = op.attribute("channels_last").is_ok();
     let c = x_shape[if channels_last { 3 } else { 1 }];
     let f = w_shape[0];

@@ -19,6 +19,19 @@ pub fn broadcast_to<'c, 'a>(
             return Ok(cx.emit(glow_graph::splat(cx.context, r#type, scalar, cx.location).into()));
         }
     }
+    let broadcasts = slot.shape.len() <= shape.len()
+        && slot
+            .shape
+            .iter()
+            .rev()
+            .zip(shape.iter().rev())
+            .all(|(from, to)| from == to || *from == 1);
+    if !broadcasts {
+        return Err(format!(
+            "shape {:?} does not broadcast to {shape:?}",
+            slot.shape
+        ));
+    }
     let value = cx.materialize(slot)?;
     if slot.shape == shape {
         return Ok(value);

@@ -275,7 +275,31 @@ pub fn reciprocal<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a>
     Ok(vec![Slot::value(out, input.shape, input.element)])
 }
 
-/// Identity and inference-mode Dropout (whose optional mask is all true).
+/// Dropout: the identity in inference mode, or whenever the ratio is 0 (its optional
+/// mask is then all true). Training mode with a non-zero ratio draws random masks,
+/// which an inference compiler does not reproduce: refused.
+pub fn dropout<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let ratio_is_zero = match cx.has_input(1) {
+        true => cx
+            .input(1)?
+            .constant
+            .is_some_and(|r| r.to_f64s().iter().all(|v| *v == 0.0)),
+        false => false,
+    };
+    if cx.has_input(2) && !ratio_is_zero {
+        let training = cx.constant_input(2, "training_mode")?;
+        if training.to_f64s().iter().any(|v| *v != 0.0) {
+            return Err(
+                "training mode with a non-zero ratio (random masks) is not supported: \
+                 glow compiles inference"
+                    .into(),
+            );
+        }
+    }
+    identity(cx)
+}
+
+/// Identity, and inference-mode Dropout (whose optional mask is all true).
 pub fn identity<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let input = cx.input(0)?;
     let mut outputs = vec![input.clone()];

@@ -5,7 +5,7 @@ use crate::{
     element::Element,
 };
 use glow_dialects::ods::glow_graph;
-use melior::ir::{attribute::StringAttribute, BlockLike};
+use melior::ir::{attribute::StringAttribute, operation::OperationMutLike, BlockLike};
 
 pub fn gather_elements<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let data = cx.input(0)?;
@@ -70,64 +70,125 @@ pub fn top_k<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     ])
 }
 
-/// Resize (opset 11+): scales or sizes; nearest (round_prefer_floor with half_pixel,
-/// floor with asymmetric) or linear; no antialiasing, cubic or crop-and-resize.
+/// Resize (opset 11+): scales or sizes (with `axes` and `keep_aspect_ratio_policy`),
+/// every mode, coordinate transformation and nearest rounding ONNX defines, and the
+/// crop of tf_crop_and_resize; antialiasing is refused.
 pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     if cx.opset() < 11 {
         return Err("Resize before opset 11 (scales as input #1) is not supported".into());
     }
-    if cx.attr_i("antialias", 0) != 0 || cx.has_attr("axes") {
-        return Err("antialias and axes are not supported".into());
+    if cx.attr_i("antialias", 0) != 0 {
+        return Err("antialias is not supported".into());
     }
+    let rank = x.shape.len();
+    let axes: Vec<usize> = match cx.attr_ints("axes") {
+        Some(axes) => axes
+            .iter()
+            .map(|a| normalize_axis(*a, rank))
+            .collect::<Result<_, _>>()?,
+        None => (0..rank).collect(),
+    };
     let mode = cx.attr_s("mode", "nearest");
     let coordinates = cx.attr_s("coordinate_transformation_mode", "half_pixel");
-    let nearest = cx.attr_s("nearest_mode", "round_prefer_floor");
-    let supported = matches!(
-        (mode.as_str(), coordinates.as_str(), nearest.as_str()),
-        ("nearest", "half_pixel", "round_prefer_floor")
-            | ("nearest", "asymmetric", "floor")
-            | ("linear", "half_pixel" | "asymmetric" | "align_corners", _)
-    );
-    if !supported {
-        return Err(format!(
-            "mode '{mode}' with coordinate_transformation_mode '{coordinates}' and nearest_mode '{nearest}' is not supported"
-        ));
-    }
-    let shape: Vec<i64> = if cx.has_input(3) {
-        cx.constant_input(3, "sizes")?.to_i64s()
+    let given = |i: usize| cx.has_input(i) && cx.input(i).is_ok_and(|s| !s.shape.contains(&0));
+    let (shape, scales) = if given(3) {
+        let sizes = cx.constant_input(3, "sizes")?.to_i64s();
+        if sizes.len() != axes.len() {
+            return Err(format!("{} sizes for {} axes", sizes.len(), axes.len()));
+        }
+        let ratios: Vec<f64> = axes
+            .iter()
+            .zip(&sizes)
+            .map(|(a, n)| *n as f64 / x.shape[*a] as f64)
+            .collect();
+        let policy = cx.attr_s("keep_aspect_ratio_policy", "stretch");
+        let common = match policy.as_str() {
+            "stretch" => None,
+            "not_larger" => Some(ratios.iter().copied().fold(f64::INFINITY, f64::min)),
+            "not_smaller" => Some(ratios.iter().copied().fold(0.0, f64::max)),
+            other => {
+                return Err(format!(
+                    "keep_aspect_ratio_policy '{other}' is not supported"
+                ))
+            }
+        };
+        let mut shape = x.shape.clone();
+        let mut scales = vec![1.0; rank];
+        for (k, a) in axes.iter().enumerate() {
+            match common {
+                None => {
+                    shape[*a] = sizes[k];
+                    scales[*a] = ratios[k];
+                }
+                Some(scale) => {
+                    shape[*a] = (scale * x.shape[*a] as f64).round() as i64;
+                    scales[*a] = scale;
+                }
+            }
+        }
+        (shape, scales)
     } else {
-        let scales = cx.constant_input(2, "scales")?.to_f64s();
-        if scales.len() != x.shape.len() {
+        let given_scales = cx.constant_input(2, "scales")?.to_f64s();
+        if given_scales.len() != axes.len() {
             return Err(format!(
-                "{} scales for rank {}",
-                scales.len(),
-                x.shape.len()
+                "{} scales for {} axes",
+                given_scales.len(),
+                axes.len()
             ));
         }
-        x.shape
-            .iter()
-            .zip(&scales)
-            .map(|(d, s)| (*d as f64 * s).floor() as i64)
-            .collect()
+        let mut shape = x.shape.clone();
+        let mut scales = vec![1.0; rank];
+        for (k, a) in axes.iter().enumerate() {
+            // With scales ONNX floors the output size.
+            shape[*a] = (x.shape[*a] as f64 * given_scales[k]).floor() as i64;
+            scales[*a] = given_scales[k];
+        }
+        (shape, scales)
     };
-    if shape.len() != x.shape.len() {
-        return Err(format!(
-            "sizes {shape:?} do not match rank {}",
-            x.shape.len()
-        ));
-    }
-    // Sizes set explicitly give the exact output; with scales ONNX floors.
     let value = cx.value(0)?;
     let r#type = cx.tensor_type(&shape, x.element);
-    let op = glow_graph::resize(
+    let mut op: melior::ir::Operation = glow_graph::resize(
         cx.context,
         r#type,
         value,
         StringAttribute::new(cx.context, &mode),
         StringAttribute::new(cx.context, &coordinates),
         cx.location,
+    )
+    .into();
+    op.set_attribute(
+        "nearest_mode",
+        StringAttribute::new(cx.context, &cx.attr_s("nearest_mode", "round_prefer_floor")).into(),
     );
-    let out = cx.emit(op.into());
+    op.set_attribute("scales", cx.f64_array_attr(&scales));
+    op.set_attribute(
+        "cubic_coeff_a",
+        cx.f64_attr(cx.attr_f("cubic_coeff_a", -0.75) as f64),
+    );
+    op.set_attribute(
+        "extrapolation_value",
+        cx.f64_attr(cx.attr_f("extrapolation_value", 0.0) as f64),
+    );
+    if cx.attr_i("exclude_outside", 0) != 0 {
+        op.set_attribute("exclude_outside", melior::ir::Attribute::unit(cx.context));
+    }
+    if coordinates == "tf_crop_and_resize" {
+        let given_roi = cx.constant_input(1, "roi")?.to_f64s();
+        if given_roi.len() != 2 * axes.len() {
+            return Err(format!(
+                "{} roi entries for {} axes",
+                given_roi.len(),
+                axes.len()
+            ));
+        }
+        let mut roi: Vec<f64> = [vec![0.0; rank], vec![1.0; rank]].concat();
+        for (k, a) in axes.iter().enumerate() {
+            roi[*a] = given_roi[k];
+            roi[rank + *a] = given_roi[axes.len() + k];
+        }
+        op.set_attribute("roi", cx.f64_array_attr(&roi));
+    }
+    let out = cx.emit(op);
     Ok(vec![Slot::value(out, shape, x.element)])
 }

@@ -28,7 +28,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Ceil", elementwise::ceil),
     ("Clip", elementwise::clip),
     ("Div", elementwise::div),
-    ("Dropout", elementwise::identity),
+    ("Dropout", elementwise::dropout),
     ("Equal", elementwise::equal),
     ("Erf", elementwise::erf),
     ("Exp", elementwise::exp),

@@ -28,6 +28,38 @@ fn window(
     kernel: &[i64],
     ceil_mode: bool,
 ) -> Result<Window, String> {
+    let (strides, pads, dilations) = window_nd(cx, spatial, kernel, ceil_mode)?;
+    Ok(window_2d(kernel, &strides, &pads, &dilations))
+}
+
+/// A 1-D or 2-D window normalized to 2-D (a 1-D window runs along the width).
+fn window_2d(kernel: &[i64], strides: &[i64], pads: &[i64], dilations: &[i64]) -> Window {
+    let n = kernel.len();
+    let two = |v: &[i64], fill: i64| if n == 2 { [v[0], v[1]] } else { [fill, v[0]] };
+    Window {
+        kernel: two(kernel, 1),
+        strides: two(strides, 1),
+        pads: if n == 2 {
+            [pads[0], pads[1], pads[2], pads[3]]
+        } else {
+            [0, pads[0], 0, pads[1]]
+        },
+        dilations: two(dilations, 1),
+    }
+}
+
+/// Strides, pads ([begins..., ends...]) and dilations of a window over any number of
+/// spatial dimensions.
+type Geometry = (Vec<i64>, Vec<i64>, Vec<i64>);
+
+/// The [`Geometry`] of a window over `spatial` extents, with auto_pad applied and
+/// ceil_mode turned into extra end padding.
+fn window_nd(
+    cx: &NodeContext,
+    spatial: &[i64],
+    kernel: &[i64],
+    ceil_mode: bool,
+) -> Result<Geometry, String> {
     let n = spatial.len();
     if n != kernel.len() {
         return Err(format!(
@@ -45,6 +77,15 @@ fn window(
     let dilations = get("dilations", 1, n)?;
     let mut pads = get("pads", 0, 2 * n)?;
     let auto_pad = cx.attr_s("auto_pad", "NOTSET");
+    let positive = |v: &[i64]| v.iter().all(|x| (1..=1 << 20).contains(x));
+    if !positive(kernel) || !positive(&strides) || !positive(&dilations) {
+        return Err(format!(
+            "kernel {kernel:?}, strides {strides:?} and dilations {dilations:?} must lie in 1..=2^20"
+        ));
+    }
+    if pads.iter().any(|p| !(0..=1 << 20).contains(p)) {
+        return Err(format!("pads {pads:?} must lie in 0..=2^20"));
+    }
     for d in 0..n {
         let span = dilations[d] * (kernel[d] - 1) + 1;
         match auto_pad.as_str() {
@@ -79,17 +120,17 @@ fn window(
             pads[d + n] += (ceil_out - floor_out) * strides[d];
         }
     }
-    let two = |v: &[i64], fill: i64| if n == 2 { [v[0], v[1]] } else { [fill, v[0]] };
-    Ok(Window {
-        kernel: two(kernel, 1),
-        strides: two(&strides, 1),
-        pads: if n == 2 {
-            [pads[0], pads[1], pads[2], pads[3]]
-        } else {
-            [0, pads[0], 0, pads[1]]
-        },
-        dilations: two(&dilations, 1),
-    })
+    // Checked here rather than left to the op's type inference: a typed builder whose
+    // inference fails panics (found by fuzzing an empty spatial dimension).
+    for d in 0..n {
+        let span = dilations[d] * (kernel[d] - 1) + 1;
+        if spatial[d] + pads[d] + pads[d + n] < span {
+            return Err(format!(
+                "window {kernel:?} with dilations {dilations:?} does not fit the padded input {spatial:?}"
+            ));
+        }
+    }
+    Ok((strides, pads, dilations))
 }
 
 /// A rank-3 (N, C, L) slot is viewed as (N, C, 1, L); returns the 2-D value.
@@ -174,9 +215,58 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
             x.shape.len()
         ));
     }
-    let geometry = window(cx, &x.shape[2..], &kernel, cx.attr_i("ceil_mode", 0) != 0)?;
+    let ceil_mode = cx.attr_i("ceil_mode", 0) != 0;
+    let mut count_pads = !max && cx.attr_i("count_include_pad", 0) != 0;
+    let spatial = x.shape[2..].to_vec();
+    let (strides, mut pads, dilations) = window_nd(cx, &spatial, &kernel, ceil_mode)?;
+    let mut x = x;
+    if count_pads && ceil_mode {
+        // Averages count the explicit pads but not the end padding that stands for
+        // ceil_mode: pad explicitly with zeros, then pool counting only real elements.
+        let explicit = window_nd(cx, &spatial, &kernel, false)?.1;
+        let n = spatial.len();
+        let rank = x.shape.len();
+        let mut all = vec![0i64; 2 * rank];
+        for d in 0..n {
+            all[2 + d] = explicit[d];
+            all[rank + 2 + d] = explicit[n + d];
+            pads[d] -= explicit[d];
+            pads[n + d] -= explicit[n + d];
+        }
+        let input = cx.materialize(&x)?;
+        let fill = cx.scalar_attr(x.element, 0.0);
+        let padded = cx.emit(
+            glow_graph::pad(cx.context, input, cx.array_attr(&all), fill, cx.location).into(),
+        );
+        let shape = cx.shape_of(padded);
+        x = Slot::value(padded, shape, x.element);
+        count_pads = false;
+    }
+    if x.shape.len() == 5 {
+        return pool_3d(
+            cx,
+            &x,
+            &kernel,
+            (&strides, &pads, &dilations),
+            max,
+            count_pads,
+        );
+    }
+    let geometry = window_2d(&kernel, &strides, &pads, &dilations);
     let input = as_2d(cx, &x)?;
-    let out = if max {
+    let out = pool_2d(cx, input, max, count_pads, &geometry);
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+/// A 2-D max or average pool of `input` (N, C, H, W).
+fn pool_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    input: Value<'c, 'a>,
+    max: bool,
+    count_pads: bool,
+    geometry: &Window,
+) -> Value<'c, 'a> {
+    if max {
         let op = glow_graph::MaxPoolOperationBuilder::new(cx.context, cx.location)
             .input(input)
             .kernel(cx.array_attr(&geometry.kernel))
@@ -193,12 +283,50 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
             .pads(cx.array_attr(&geometry.pads))
             .dilations(cx.array_attr(&geometry.dilations))
             .build();
-        if cx.attr_i("count_include_pad", 0) != 0 {
+        if count_pads {
             op.set_count_include_pad(melior::ir::Attribute::unit(cx.context));
         }
         cx.emit(op.into())
+    }
+}
+
+/// 3-D pooling as two 2-D pools, the window being a box: (H, W) with depth folded
+/// into the channels, then depth with (H, W) flattened. Maxima and box averages
+/// (whose element counts, padded or not, are products of per-dimension counts)
+/// separate exactly.
+fn pool_3d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    kernel: &[i64],
+    (strides, pads, dilations): (&[i64], &[i64], &[i64]),
+    max: bool,
+    count_pads: bool,
+) -> Converted<'c, 'a> {
+    let (n, c, d, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3], x.shape[4]);
+    let planes = reshape_to(cx, x, &[n, c * d, h, w])?;
+    let spatial = Window {
+        kernel: [kernel[1], kernel[2]],
+        strides: [strides[1], strides[2]],
+        pads: [pads[1], pads[2], pads[4], pads[5]],
+        dilations: [dilations[1], dilations[2]],
     };
-    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+    let pooled = pool_2d(cx, planes, max, count_pads, &spatial);
+    let pooled_shape = cx.shape_of(pooled);
+    let (oh, ow) = (pooled_shape[2], pooled_shape[3]);
+    let pooled = Slot::value(pooled, pooled_shape, x.element);
+    let columns = reshape_to(cx, &pooled, &[n, c, d, oh * ow])?;
+    let depth = Window {
+        kernel: [kernel[0], 1],
+        strides: [strides[0], 1],
+        pads: [pads[0], 0, pads[3], 0],
+        dilations: [dilations[0], 1],
+    };
+    let out = pool_2d(cx, columns, max, count_pads, &depth);
+    let od = cx.shape_of(out)[2];
+    let out = Slot::value(out, vec![n, c, od, oh * ow], x.element);
+    let shape = vec![n, c, od, oh, ow];
+    let result = reshape_to(cx, &out, &shape)?;
+    Ok(vec![Slot::value(result, shape, x.element)])
 }
 
 pub fn max_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {

@@ -229,16 +229,72 @@ pub fn slice<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             data, &start, &step, &sizes,
         ))]);
     }
-    if step.iter().any(|s| *s != 1) {
-        return Err(format!(
-            "steps {steps:?} on a runtime tensor are not supported"
-        ));
+    // Unit steps are a glow.graph.slice; other steps then pick their positions with a
+    // gather of constant indices along the axis.
+    let stepped: Vec<usize> = (0..rank).filter(|a| step[*a] != 1).collect();
+    let mut unit_start = start.clone();
+    let mut unit_sizes = sizes.clone();
+    for &axis in &stepped {
+        unit_start[axis] = 0;
+        unit_sizes[axis] = x.shape[axis];
     }
-    let value = cx.value(0)?;
-    let r#type = cx.tensor_type(&sizes, x.element);
-    let attr = cx.array_attr(&start);
-    let out = cx.emit(glow_graph::slice(cx.context, r#type, value, attr, cx.location).into());
-    Ok(vec![Slot::value(out, sizes, x.element)])
+    let mut value = cx.value(0)?;
+    if unit_sizes != x.shape {
+        let r#type = cx.tensor_type(&unit_sizes, x.element);
+        let attr = cx.array_attr(&unit_start);
+        value = cx.emit(glow_graph::slice(cx.context, r#type, value, attr, cx.location).into());
+    }
+    for &axis in &stepped {
+        let positions: Vec<i64> = (0..sizes[axis])
+            .map(|k| start[axis] + k * step[axis])
+            .collect();
+        value = select_positions(cx, value, axis, &positions)?;
+    }
+    Ok(vec![Slot::value(value, sizes, x.element)])
+}
+
+/// `value` re-indexed along `axis`: output position i reads input position
+/// `positions[i]` (a glow.graph.gather of constant indices). Strided slices and the
+/// edge / reflect / wrap pads are this.
+fn select_positions<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    value: melior::ir::Value<'c, 'a>,
+    axis: usize,
+    positions: &[i64],
+) -> Result<melior::ir::Value<'c, 'a>, String> {
+    let indices = Slot::constant(TensorData::from_i64s(
+        Element::I64,
+        vec![positions.len() as i64],
+        positions,
+    ));
+    let indices = cx.materialize(&indices)?;
+    let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
+        .data(value)
+        .indices(indices)
+        .axis(cx.i64_attr(axis as i64))
+        .build();
+    Ok(cx.emit(op.into()))
+}
+
+/// The input position padded position `i` reads (`before` pads first) in a dimension
+/// of `extent`, for the pad modes that copy the input.
+fn padded_source(mode: &str, i: i64, before: i64, extent: i64) -> i64 {
+    let p = i - before;
+    match mode {
+        "edge" => p.clamp(0, extent - 1),
+        "wrap" => p.rem_euclid(extent),
+        // reflect: mirrored about the edges without repeating them.
+        _ if extent == 1 => 0,
+        _ => {
+            let period = 2 * (extent - 1);
+            let q = p.rem_euclid(period);
+            if q >= extent {
+                period - q
+            } else {
+                q
+            }
+        }
+    }
 }
 
 pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
@@ -267,8 +323,10 @@ pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 
 pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let mode = cx.attr_s("mode", "constant");
-    if mode != "constant" {
-        return Err(format!("mode '{mode}' is not supported (only 'constant')"));
+    if !matches!(mode.as_str(), "constant" | "edge" | "reflect" | "wrap") {
+        return Err(format!(
+            "mode '{mode}' is not supported (constant, edge, reflect, wrap)"
+        ));
     }
     let x = cx.input(0)?;
     let rank = x.shape.len();
@@ -300,6 +358,26 @@ pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     for (k, &axis) in axes.iter().enumerate() {
         pads[axis] = given[k];
         pads[axis + rank] = given[k + axes.len()];
+    }
+    if mode != "constant" {
+        // Copying modes: each padded axis re-indexes the input.
+        let mut value = cx.value(0)?;
+        let mut shape = x.shape.clone();
+        for axis in 0..rank {
+            let (before, after) = (pads[axis], pads[axis + rank]);
+            if before == 0 && after == 0 {
+                continue;
+            }
+            if x.shape[axis] == 0 {
+                return Err(format!("mode '{mode}' pads an empty dimension {axis}"));
+            }
+            let positions: Vec<i64> = (0..x.shape[axis] + before + after)
+                .map(|i| padded_source(&mode, i, before, x.shape[axis]))
+                .collect();
+            shape[axis] = positions.len() as i64;
+            value = select_positions(cx, value, axis, &positions)?;
+        }
+        return Ok(vec![Slot::value(value, shape, x.element)]);
     }
     let value = if cx.opset() < 11 {
         cx.attr_f("value", 0.0) as f64

@@ -220,15 +220,7 @@ fn emit_object(module: &Module, path: &Path) -> Result<()> {
 
 /// The C type of a port's elements.
 fn c_type(port: &Port) -> &'static str {
-    use glow_run::tensor::Dtype;
-    match port.dtype {
-        Dtype::F32 => "float",
-        Dtype::F64 => "double",
-        Dtype::I64 => "int64_t",
-        Dtype::I32 => "int32_t",
-        Dtype::I8 => "int8_t",
-        Dtype::Bool => "bool",
-    }
+    port.dtype.c_type()
 }
 
 /// The bundle's C header.

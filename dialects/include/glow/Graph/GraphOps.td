@@ -808,22 +808,44 @@ def Glow_TopKOp : Glow_Graph_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Glow_ResizeOp : Glow_Graph_Op<"resize", [Pure]> {
-  let summary = "nearest or (bi)linear resampling to the result's shape (Glow's ResizeNearest/ResizeBilinear)";
+  let summary = "nearest, (bi)linear or (bi)cubic resampling to the result's shape (Glow's ResizeNearest/ResizeBilinear, ONNX Resize)";
   let description = [{
-    Output coordinate o maps to input coordinate (o + 0.5) / scale - 0.5
-    (`half_pixel`), o / scale (`asymmetric`) or o * (in - 1) / (out - 1)
-    (`align_corners`), scale = out / in per dimension; `nearest` rounds it with
-    ONNX's `round_prefer_floor` rule (half_pixel) or floors it (asymmetric).
+    Every dimension is resampled with its `scales` entry (default: out / in), as
+    ONNX Resize: output coordinate o maps to the input coordinate
+    - `half_pixel`: (o + 0.5) / scale - 0.5
+    - `half_pixel_symmetric`: the same, shifted so the result stays centred
+    - `pytorch_half_pixel`: half_pixel, or 0 when the output dimension is 1
+    - `align_corners`: o * (in - 1) / (out - 1), or 0 when out is 1
+    - `asymmetric`: o / scale
+    - `tf_crop_and_resize`: within the `roi` crop (start..., end... as fractions of
+      in - 1); outside the input, `extrapolation_value`.
+
+    `nearest` rounds the coordinate by `nearest_mode` (round_prefer_floor,
+    round_prefer_ceil, floor, ceil); `linear` interpolates between the two
+    neighbours, `cubic` between four with Keys' coefficient `cubic_coeff_a`
+    (`exclude_outside` drops taps outside the input and renormalizes). Neighbours
+    outside the input repeat the edge.
 
     ```mlir
     %y = glow.graph.resize %x mode "linear" coordinates "half_pixel"
         : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+    %z = glow.graph.resize %x mode "nearest" coordinates "asymmetric" nearest_mode "floor"
+        scales [1.0, 1.0, 2.0, 2.0] : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
     ```
   }];
-  let arguments = (ins Glow_FloatTensor:$input, StrAttr:$mode, StrAttr:$coordinates);
+  let arguments = (ins Glow_FloatTensor:$input, StrAttr:$mode, StrAttr:$coordinates,
+                       DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode,
+                       OptionalAttr<DenseF64ArrayAttr>:$scales,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi,
+                       DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
+                       UnitAttr:$exclude_outside,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value);
   let results = (outs Glow_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `mode` $mode `coordinates` $coordinates attr-dict `:` type($input) `->` type($result)
+    $input `mode` $mode `coordinates` $coordinates (`nearest_mode` $nearest_mode^)?
+    (`scales` $scales^)? (`roi` $roi^)? (`cubic_coeff_a` $cubic_coeff_a^)?
+    (`exclude_outside` $exclude_outside^)? (`extrapolation_value` $extrapolation_value^)?
+    attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }

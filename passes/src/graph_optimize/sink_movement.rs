@@ -1,0 +1,240 @@
+//! Data movement sinks below elementwise ops (Glow's transpose sinking, and the same
+//! for reshapes), so movements meet and cancel ([`super::compose_transposes`], the
+//! reshape folder):
+//! - op(transpose(x)) -> transpose(op(x)) for unary elementwise ops whose transpose has
+//!   no other user; op(transpose(x, p), transpose(y, p)) -> transpose(op(x, y), p) for
+//!   binary elementwise ops
+//! - the same for reshape: op(reshape(x)) -> reshape(op(x)), and
+//!   op(reshape(x), reshape(y)) -> reshape(op(x, y)) when x and y have one type
+//!
+//! A splat operand counts as moved (it is re-made in the source shape).
+
+use super::compose_transposes::{defining_op, has_one_use, permutation};
+use crate::framework::Rule;
+use glow_dialects::ods::glow_graph;
+use melior::{
+    ir::{
+        attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef, Type, TypeLike,
+        Value, ValueLike,
+    },
+    Context, RewriterBase,
+};
+
+/// Which data movement a rule sinks.
+#[derive(Clone, Copy)]
+enum Kind {
+    Transpose,
+    Reshape,
+}
+
+/// One movement: a transpose by its permutation, or a reshape to its result type.
+#[derive(PartialEq)]
+enum Movement<'c> {
+    Transpose(Vec<i64>),
+    Reshape(Type<'c>),
+}
+
+/// The movement of `kind` that produced `value`, and its source.
+fn moved_from<'c, 'a>(value: Value<'c, 'a>, kind: Kind) -> Option<(Movement<'c>, Value<'c, 'a>)> {
+    match kind {
+        Kind::Transpose => {
+            let transpose = defining_op(value, "glow.graph.transpose")?;
+            let source = transpose.operand(0).ok()?;
+            // SAFETY: the source lives in the same IR as `value`.
+            let source = unsafe { Value::from_raw(source.to_raw()) };
+            Some((Movement::Transpose(permutation(transpose)?), source))
+        }
+        Kind::Reshape => {
+            let reshape = defining_op(value, "glow.graph.reshape")?;
+            let source = reshape.operand(0).ok()?;
+            // SAFETY: as above.
+            let source = unsafe { Value::from_raw(source.to_raw()) };
+            Some((Movement::Reshape(value.r#type()), source))
+        }
+    }
+}
+
+macro_rules! sink_rules {
+    (
+        $list:ident, $kind:expr, $what:literal,
+        unary: { $($unary:ident => $unary_root:literal),* $(,)? }
+        binary: { $($binary:ident => $binary_root:literal),* $(,)? }
+    ) => {
+        $(
+            #[doc = concat!("Sinks a ", $what, " below `", $unary_root, "`.")]
+            pub static $unary: Rule = Rule {
+                root: $unary_root,
+                generates: &["glow.graph.transpose", "glow.graph.reshape", $unary_root],
+                rewrite: |c, o, r| rewrite($kind, c, o, r),
+            };
+        )*
+        $(
+            #[doc = concat!("Sinks equal ", $what, "s of both operands below `", $binary_root, "`.")]
+            pub static $binary: Rule = Rule {
+                root: $binary_root,
+                generates: &["glow.graph.transpose", "glow.graph.reshape", $binary_root],
+                rewrite: |c, o, r| rewrite_binary($kind, c, o, r),
+            };
+        )*
+        #[doc = concat!("One rule per unary and per binary elementwise op, sinking ", $what, "s.")]
+        pub const $list: &[&Rule] = &[$(&$unary,)* $(&$binary),*];
+    };
+}
+
+sink_rules! {
+    SINK_RULES, Kind::Transpose, "transpose",
+    unary: {
+        SINK_TRANSPOSE_BELOW_RELU => "glow.graph.relu",
+        SINK_TRANSPOSE_BELOW_SIGMOID => "glow.graph.sigmoid",
+        SINK_TRANSPOSE_BELOW_TANH => "glow.graph.tanh",
+        SINK_TRANSPOSE_BELOW_SQRT => "glow.graph.sqrt",
+        SINK_TRANSPOSE_BELOW_EXP => "glow.graph.exp",
+        SINK_TRANSPOSE_BELOW_LOG => "glow.graph.log",
+        SINK_TRANSPOSE_BELOW_ERF => "glow.graph.erf",
+        SINK_TRANSPOSE_BELOW_NEG => "glow.graph.neg",
+        SINK_TRANSPOSE_BELOW_ABS => "glow.graph.abs",
+        SINK_TRANSPOSE_BELOW_GELU => "glow.graph.gelu",
+        SINK_TRANSPOSE_BELOW_LEAKY_RELU => "glow.graph.leaky_relu",
+        SINK_TRANSPOSE_BELOW_CLIP => "glow.graph.clip",
+    }
+    binary: {
+        SINK_TRANSPOSES_BELOW_ADD => "glow.graph.add",
+        SINK_TRANSPOSES_BELOW_SUB => "glow.graph.sub",
+        SINK_TRANSPOSES_BELOW_MUL => "glow.graph.mul",
+        SINK_TRANSPOSES_BELOW_DIV => "glow.graph.div",
+        SINK_TRANSPOSES_BELOW_MAX => "glow.graph.max",
+        SINK_TRANSPOSES_BELOW_MIN => "glow.graph.min",
+    }
+}
+
+sink_rules! {
+    SINK_RESHAPE_RULES, Kind::Reshape, "reshape",
+    unary: {
+        SINK_RESHAPE_BELOW_RELU => "glow.graph.relu",
+        SINK_RESHAPE_BELOW_SIGMOID => "glow.graph.sigmoid",
+        SINK_RESHAPE_BELOW_TANH => "glow.graph.tanh",
+        SINK_RESHAPE_BELOW_SQRT => "glow.graph.sqrt",
+        SINK_RESHAPE_BELOW_EXP => "glow.graph.exp",
+        SINK_RESHAPE_BELOW_LOG => "glow.graph.log",
+        SINK_RESHAPE_BELOW_ERF => "glow.graph.erf",
+        SINK_RESHAPE_BELOW_NEG => "glow.graph.neg",
+        SINK_RESHAPE_BELOW_ABS => "glow.graph.abs",
+        SINK_RESHAPE_BELOW_GELU => "glow.graph.gelu",
+        SINK_RESHAPE_BELOW_LEAKY_RELU => "glow.graph.leaky_relu",
+        SINK_RESHAPE_BELOW_CLIP => "glow.graph.clip",
+    }
+    binary: {
+        SINK_RESHAPES_BELOW_ADD => "glow.graph.add",
+        SINK_RESHAPES_BELOW_SUB => "glow.graph.sub",
+        SINK_RESHAPES_BELOW_MUL => "glow.graph.mul",
+        SINK_RESHAPES_BELOW_DIV => "glow.graph.div",
+        SINK_RESHAPES_BELOW_MAX => "glow.graph.max",
+        SINK_RESHAPES_BELOW_MIN => "glow.graph.min",
+    }
+}
+
+fn rewrite<'c>(
+    kind: Kind,
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Ok(input) = op.operand(0) else {
+        return false;
+    };
+    let Some((movement, source)) = moved_from(input, kind) else {
+        return false;
+    };
+    if !has_one_use(input) {
+        return false;
+    }
+    rewriter.set_insertion_point_before(op);
+    // The op on the unmoved value: same attributes, the source's type.
+    let moved = rewriter.clone_op(op);
+    // SAFETY: the clone is alive and has operand 0; `source` dominates it.
+    unsafe { mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, source.to_raw()) };
+    // Unary elementwise ops keep their operand's type: the new type is the source's.
+    move_result(context, op, moved, source.r#type(), &movement, rewriter)
+}
+
+/// Gives the moved (cloned, re-operanded) op's result `type`, applies `movement` to
+/// it and replaces `op` with that.
+fn move_result<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    moved: OperationRef<'c, '_>,
+    r#type: Type<'c>,
+    movement: &Movement<'c>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Ok(moved_result) = moved.result(0) else {
+        return false;
+    };
+    // SAFETY: the value belongs to the op just cloned, whose operands now have `type`'s
+    // shape; elementwise ops keep their operands' type.
+    unsafe { mlir_sys::mlirValueSetType(moved_result.to_raw(), r#type.to_raw()) };
+    let movement = match movement {
+        Movement::Transpose(perm) => glow_graph::transpose(
+            context,
+            moved_result.into(),
+            DenseI64ArrayAttribute::new(context, perm).into(),
+            op.location(),
+        )
+        .into(),
+        Movement::Reshape(to) => {
+            glow_graph::reshape(context, *to, moved_result.into(), op.location()).into()
+        }
+    };
+    let Ok(result) = rewriter.insert(movement).result(0) else {
+        return false;
+    };
+    rewriter.replace_op_with_values(op, &[result.into()]);
+    true
+}
+
+/// op(move(x), move(y)) -> move(op(x, y)), for operands of one type moved the same
+/// way from sources of one type; a splat operand counts as moved (it is re-made in the
+/// source shape). The operand movements may have other users: they stay for those
+/// (and usually cancel against a later movement there), so no work is duplicated.
+fn rewrite_binary<'c>(
+    kind: Kind,
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
+        return false;
+    };
+    if lhs.r#type() != rhs.r#type() {
+        return false;
+    }
+    let (movement, source_type) = match (moved_from(lhs, kind), moved_from(rhs, kind)) {
+        (Some((p, x)), Some((q, y))) if p == q && x.r#type() == y.r#type() => (p, x.r#type()),
+        (Some((p, x)), None) | (None, Some((p, x))) => (p, x.r#type()),
+        _ => return false,
+    };
+    rewriter.set_insertion_point_before(op);
+    let mut sources = Vec::new();
+    for value in [lhs, rhs] {
+        if let Some((_, source)) = moved_from(value, kind) {
+            sources.push(source.to_raw());
+        } else if let Some(splat) = defining_op(value, "glow.graph.splat") {
+            let remade = rewriter.clone_op(splat);
+            let Ok(result) = remade.result(0) else {
+                return false;
+            };
+            // SAFETY: a splat's result type is free; it takes the source shape.
+            unsafe { mlir_sys::mlirValueSetType(result.to_raw(), source_type.to_raw()) };
+            sources.push(result.to_raw());
+        } else {
+            return false;
+        }
+    }
+    let moved = rewriter.clone_op(op);
+    // SAFETY: the clone is alive and has two operands; the sources dominate it.
+    unsafe {
+        mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, sources[0]);
+        mlir_sys::mlirOperationSetOperand(moved.to_raw(), 1, sources[1]);
+    }
+    move_result(context, op, moved, source_type, &movement, rewriter)
+}
