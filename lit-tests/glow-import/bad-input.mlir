@@ -57,6 +57,15 @@
 // RUN: not test -e %t/out.mlir
 // MISMATCH: glow-import: error: node 'mm' (MatMul): shapes [2, 3] and [5, 4] have different reduction sizes
 
+// Transposed-convolution geometry is checked before the op is built.
+// RUN: %python %S/Inputs/models.py conv-transpose-pads %t/ct-pads.onnx
+// RUN: not glow-import %t/ct-pads.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=CT-PADS
+// RUN: not test -e %t/out.mlir
+// CT-PADS: glow-import: error: node 'up' (ConvTranspose): pads [9, 0, 9, 0] leave no output (extents before padding [5, 5])
+// RUN: %python %S/Inputs/models.py conv-transpose-kernel %t/ct-kernel.onnx
+// RUN: not glow-import %t/ct-kernel.onnx 2>&1 | FileCheck %s --check-prefix=CT-KERNEL
+// CT-KERNEL: glow-import: error: node 'up' (ConvTranspose): 'kernel_shape' [2, 2] does not match the filter's spatial shape [3, 3]
+
 // raw_data shorter than the dims need.
 // RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
 // RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW

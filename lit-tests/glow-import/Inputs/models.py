@@ -183,6 +183,16 @@ def main():
         m = model([helper.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")],
                   [value("x", TensorProto.FLOAT, [2, 2])], [value("y", TensorProto.FLOAT, [2, 2])],
                   [ratio, train])
+    elif kind == "conv-transpose-pads":
+        # Pads that remove the whole output (found by fuzzing: the op's inference
+        # failed inside a builder).
+        m = model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", pads=[9, 0, 9, 0])],
+                  [value("x", TensorProto.FLOAT, [1, 2, 3, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [weight("w", 2, 1, 3, 3)])
+    elif kind == "conv-transpose-kernel":
+        m = model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", kernel_shape=[2, 2])],
+                  [value("x", TensorProto.FLOAT, [1, 2, 3, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [weight("w", 2, 1, 3, 3)])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)

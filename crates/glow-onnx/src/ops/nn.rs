@@ -722,9 +722,14 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
             "{n}-D transposed convolution is not supported (only 1-D and 2-D)"
         ));
     }
-    let kernel = cx
-        .attr_ints("kernel_shape")
-        .unwrap_or_else(|| w.shape[2..].to_vec());
+    let kernel = w.shape[2..].to_vec();
+    if let Some(declared) = cx.attr_ints("kernel_shape") {
+        if declared != kernel {
+            return Err(format!(
+                "'kernel_shape' {declared:?} does not match the filter's spatial shape {kernel:?}"
+            ));
+        }
+    }
     let get = |name: &str, default: i64, count: usize| -> Result<Vec<i64>, String> {
         match cx.attr_ints(name) {
             Some(v) if v.len() == count => Ok(v),
@@ -736,15 +741,45 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
     let dilations = get("dilations", 1, n)?;
     let mut output_padding = get("output_padding", 0, n)?;
     let mut pads = get("pads", 0, 2 * n)?;
-    let auto_pad = cx.attr_s("auto_pad", "NOTSET");
-    if let Some(output_shape) = cx.attr_ints("output_shape") {
-        let spatial = &output_shape[output_shape.len().saturating_sub(n)..];
-        for d in 0..n {
-            let total = strides[d] * (x.shape[2 + d] - 1)
+    // Checked here rather than left to the op's type inference (a typed builder whose
+    // inference fails panics; found by fuzzing), and bounded so that no extent below
+    // can overflow.
+    let in_range = |v: &[i64], low: i64| v.iter().all(|x| (low..=1 << 20).contains(x));
+    if !in_range(&kernel, 1) || !in_range(&strides, 1) || !in_range(&dilations, 1) {
+        return Err(format!(
+            "kernel {kernel:?}, strides {strides:?} and dilations {dilations:?} must lie in 1..=2^20"
+        ));
+    }
+    if !in_range(&pads, 0) || !in_range(&output_padding, 0) {
+        return Err(format!(
+            "pads {pads:?} and output_padding {output_padding:?} must lie in 0..=2^20"
+        ));
+    }
+    if x.shape[2..].iter().any(|&d| !(1..=1 << 31).contains(&d)) {
+        return Err(format!(
+            "spatial input dimensions {:?} must lie in 1..=2^31",
+            &x.shape[2..]
+        ));
+    }
+    // The output extent before padding is removed.
+    let full: Vec<i64> = (0..n)
+        .map(|d| {
+            strides[d] * (x.shape[2 + d] - 1)
                 + output_padding[d]
                 + dilations[d] * (kernel[d] - 1)
                 + 1
-                - spatial[d];
+        })
+        .collect();
+    let auto_pad = cx.attr_s("auto_pad", "NOTSET");
+    if let Some(output_shape) = cx.attr_ints("output_shape") {
+        let spatial = &output_shape[output_shape.len().saturating_sub(n)..];
+        if spatial.len() != n || spatial.iter().any(|e| !(1..=1 << 40).contains(e)) {
+            return Err(format!(
+                "'output_shape' {output_shape:?} must end in {n} extents in 1..=2^40"
+            ));
+        }
+        for d in 0..n {
+            let total = full[d] - spatial[d];
             if total < 0 {
                 output_padding[d] -= total;
                 pads[d] = 0;
@@ -759,12 +794,7 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
         }
     } else if auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER" {
         for d in 0..n {
-            let total = strides[d] * (x.shape[2 + d] - 1)
-                + output_padding[d]
-                + dilations[d] * (kernel[d] - 1)
-                + 1
-                - x.shape[2 + d] * strides[d];
-            let total = total.max(0);
+            let total = (full[d] - x.shape[2 + d] * strides[d]).max(0);
             let (small, large) = (total / 2, total - total / 2);
             (pads[d], pads[d + n]) = if auto_pad == "SAME_UPPER" {
                 (small, large)
@@ -774,6 +804,15 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
         }
     } else if auto_pad != "NOTSET" && auto_pad != "VALID" {
         return Err(format!("unknown auto_pad '{auto_pad}'"));
+    }
+    if (0..n).any(|d| full[d] - pads[d] - pads[d + n] < 1) {
+        return Err(format!(
+            "pads {pads:?} leave no output (extents before padding {full:?})"
+        ));
+    }
+    let group = cx.attr_i("group", 1);
+    if group < 1 {
+        return Err(format!("'group' must be positive, got {group}"));
     }
     let two = |v: &[i64], fill: i64| {
         if n == 2 {
@@ -796,7 +835,7 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
         .pads(cx.array_attr(&pads2))
         .dilations(cx.array_attr(&two(&dilations, 1)))
         .output_padding(cx.array_attr(&two(&output_padding, 0)))
-        .group(cx.i64_attr(cx.attr_i("group", 1)));
+        .group(cx.i64_attr(group));
     if cx.has_input(2) {
         let bias = cx.value(2)?;
         builder = builder.bias(bias);
