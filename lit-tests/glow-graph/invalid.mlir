@@ -777,3 +777,43 @@ func.func @splat_negative_does_not_fit() -> tensor<2xi8> {
   %0 = glow.graph.splat -129 : tensor<2xi8>
   return %0 : tensor<2xi8>
 }
+
+// -----
+
+func.func @adaptive_pool_rank(%x: tensor<2x8x8xf32>) {
+  // expected-error @+1 {{input and result must be NCHW (rank 4)}}
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<2x8x8xf32> -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_channels(%x: tensor<1x8x8x8xf32>) {
+  // expected-error @+1 {{must keep the input's batch and channels}}
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<1x8x8x8xf32> -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_element(%x: tensor<1x8x8x8xf32>) {
+  // expected-error @+1 {{element type changes from 'f32' to 'f16'}}
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<1x8x8x8xf32> -> tensor<1x8x4x4xf16>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_empty(%x: tensor<1x8x8x8xf32>) {
+  // expected-error @+1 {{spatial extents must be positive}}
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<1x8x8x8xf32> -> tensor<1x8x0x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_int(%x: tensor<1x8x8x8xi32>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values}}
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<1x8x8x8xi32> -> tensor<1x8x4x4xi32>
+  return
+}

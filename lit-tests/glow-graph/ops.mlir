@@ -168,3 +168,10 @@ func.func @channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> (t
   %1 = glow.graph.avg_pool %x kernel [2, 2] channels_last : tensor<1x8x8x3xf32> -> tensor<1x7x7x3xf32>
   return %0, %1 : tensor<1x3x3x4xf32>, tensor<1x7x7x3xf32>
 }
+
+// CHECK-LABEL: func.func @adaptive_avg_pool
+func.func @adaptive_avg_pool(%x: tensor<1x512x7x7xf32>) -> tensor<1x512x3x2xf32> {
+  // CHECK: glow.graph.adaptive_avg_pool %{{.*}} : tensor<1x512x7x7xf32> -> tensor<1x512x3x2xf32>
+  %0 = glow.graph.adaptive_avg_pool %x : tensor<1x512x7x7xf32> -> tensor<1x512x3x2xf32>
+  return %0 : tensor<1x512x3x2xf32>
+}

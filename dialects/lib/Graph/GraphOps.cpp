@@ -621,6 +621,25 @@ LogicalResult InstanceNormOp::verify() {
   return success();
 }
 
+LogicalResult AdaptiveAvgPoolOp::verify() {
+  auto input = tensorOf(getInput());
+  auto result = getType();
+  if (input.getRank() != 4 || result.getRank() != 4)
+    return emitOpError("input and result must be NCHW (rank 4), got ")
+           << input << " and " << result;
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("element type changes from ")
+           << input.getElementType() << " to " << result.getElementType();
+  if (input.getDimSize(0) != result.getDimSize(0) ||
+      input.getDimSize(1) != result.getDimSize(1))
+    return emitOpError("result ") << result << " must keep the input's batch and channels ("
+                                  << input << ")";
+  if (result.getDimSize(2) < 1 || result.getDimSize(3) < 1 || input.getDimSize(2) < 1 ||
+      input.getDimSize(3) < 1)
+    return emitOpError("spatial extents must be positive, got ") << input << " -> " << result;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // reshape / transpose / concat
 //===----------------------------------------------------------------------===//

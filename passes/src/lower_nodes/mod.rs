@@ -13,8 +13,11 @@
 //! - softmax, log_softmax -> stable exp / reduce forms    ([`softmax`])
 //! - layer_norm, instance_norm, reduce_mean -> reductions and elementwise ops
 //!   ([`normalization`])
+//! - adaptive_avg_pool -> avg_pool, or two matmuls with constant averaging matrices
+//!   ([`adaptive_pool`])
 
 pub mod activations;
+pub mod adaptive_pool;
 pub mod batch_norm;
 pub mod builder;
 pub mod fully_connected;
@@ -43,6 +46,7 @@ pub const RULES: &[(&str, &Rule)] = &[
     ("layer_norm", &normalization::LOWER_LAYER_NORM),
     ("instance_norm", &normalization::LOWER_INSTANCE_NORM),
     ("reduce_mean", &normalization::LOWER_REDUCE_MEAN),
+    ("adaptive_avg_pool", &adaptive_pool::LOWER_ADAPTIVE_AVG_POOL),
 ];
 
 /// The pass definition registered as `glow-lower-nodes`.

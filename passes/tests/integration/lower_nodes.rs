@@ -41,3 +41,23 @@ fn keeping_every_node_changes_nothing() {
     .unwrap();
     assert_eq!(before, module.as_operation().to_string());
 }
+
+#[test]
+fn adaptive_windows_follow_pytorch() {
+    use glow_passes::lower_nodes::adaptive_pool::averaging_matrix;
+    // 5 -> 3: rows [0, 2), [1, 4), [3, 5).
+    let (half, third) = (0.5, 1.0 / 3.0);
+    assert_eq!(
+        averaging_matrix(5, 3),
+        vec![
+            half, half, 0.0, 0.0, 0.0, //
+            0.0, third, third, third, 0.0, //
+            0.0, 0.0, 0.0, half, half,
+        ]
+    );
+    // Equal, disjoint windows when the extents divide.
+    assert_eq!(
+        averaging_matrix(4, 2),
+        vec![0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.5]
+    );
+}

@@ -172,6 +172,25 @@ def Glow_AvgPoolOp : Glow_PoolOp<"avg_pool", "2-D average pooling over NCHW or N
   }];
 }
 
+def Glow_AdaptiveAvgPoolOp : Glow_Graph_Op<"adaptive_avg_pool", [Pure]> {
+  let summary = "2-D adaptive average pooling over NCHW (Glow's AdaptiveAvgPool)";
+  let description = [{
+    PyTorch's `adaptive_avg_pool2d`: the result type gives the output extents
+    [OH, OW]; output row i averages input rows floor(i * H / OH) ..
+    ceil((i + 1) * H / OH) - 1, columns likewise, so windows may differ in size and
+    overlap. Node lowering turns it into `avg_pool` when the extents divide, and into
+    two matmuls with constant averaging matrices otherwise.
+
+    ```mlir
+    %y = glow.graph.adaptive_avg_pool %x : tensor<1x512x7x7xf32> -> tensor<1x512x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Glow_FloatTensor:$input);
+  let results = (outs Glow_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Glow_FullyConnectedOp : Glow_Graph_Op<"fully_connected", [Pure, InferTypeOpAdaptor]> {
   let summary = "input x weights + bias (Glow's FullyConnected)";
   let description = [{
