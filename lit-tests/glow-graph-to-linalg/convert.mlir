@@ -101,7 +101,7 @@ func.func @conv_channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, 
 // CHECK: %[[W:.*]] = arith.constant dense_resource<relayout{{.*}}> : tensor<1x2x2x1xf32>
 // CHECK: %[[HWC:.*]] = tensor.reshape %[[W]]
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%arg0, %[[HWC]] : tensor<1x4x4x2xf32>, tensor<1x2x2xf32>) outs(%{{.*}} : tensor<1x4x3x2xf32>)
-// CHECK: relayout: "0x400000000000803F000040400000004000008040"
+// CHECK: relayout: "0x100000000000803F000040400000004000008040"
 func.func @depthwise(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x3x2xf32> {
   %w = glow.graph.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
   %0 = glow.graph.conv2d %x, %w group 2 channels_last : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x4x3x2xf32>
@@ -158,4 +158,20 @@ func.func @unsigned(%x: tensor<3xui8>, %y: tensor<3xui8>) -> (tensor<3xui8>, ten
 func.func @half_matmul(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf16> {
   %0 = glow.graph.matmul %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
   return %0 : tensor<4x2xf16>
+}
+
+// -----
+
+// Half-precision sums too (softmax denominators, means); max stays in f16.
+// CHECK-LABEL: func.func @half_sum
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<4x64xf32>)
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<4x64xf16>)
+// CHECK-NEXT: (%[[IN:.*]]: f16, %[[ACC:.*]]: f16) {
+// CHECK-NEXT: arith.maximumf
+func.func @half_sum(%x: tensor<4x64xf16>) -> (tensor<4xf16>, tensor<4xf16>) {
+  %0 = glow.graph.reduce_sum %x axes [1] : tensor<4x64xf16> -> tensor<4xf16>
+  %1 = glow.graph.reduce_max %x axes [1] : tensor<4x64xf16> -> tensor<4xf16>
+  return %0, %1 : tensor<4xf16>, tensor<4xf16>
 }

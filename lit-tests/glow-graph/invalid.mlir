@@ -817,3 +817,19 @@ func.func @adaptive_pool_int(%x: tensor<1x8x8x8xi32>) {
   %0 = glow.graph.adaptive_avg_pool %x : tensor<1x8x8x8xi32> -> tensor<1x8x4x4xi32>
   return
 }
+
+// -----
+
+func.func @shift_float(%x: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of integer values}}
+  %0 = glow.graph.shift_left %x, %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mod_mixed(%x: tensor<4xf32>, %y: tensor<4xf16>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.mod"(%x, %y) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}

@@ -175,3 +175,16 @@ func.func @adaptive_avg_pool(%x: tensor<1x512x7x7xf32>) -> tensor<1x512x3x2xf32>
   %0 = glow.graph.adaptive_avg_pool %x : tensor<1x512x7x7xf32> -> tensor<1x512x3x2xf32>
   return %0 : tensor<1x512x3x2xf32>
 }
+
+// CHECK-LABEL: func.func @remainder_and_shifts
+func.func @remainder_and_shifts(%a: tensor<4xi32>, %f: tensor<4xf32>, %u: tensor<4xui8>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xui8>, tensor<4xui8>) {
+  // CHECK: glow.graph.mod %{{.*}}, %{{.*}} sign_follow_divisor : tensor<4xi32>
+  %0 = glow.graph.mod %a, %a sign_follow_divisor : tensor<4xi32>
+  // CHECK: glow.graph.mod %{{.*}}, %{{.*}} : tensor<4xf32>
+  %1 = glow.graph.mod %f, %f : tensor<4xf32>
+  // CHECK: glow.graph.shift_left %{{.*}}, %{{.*}} : tensor<4xui8>
+  %2 = glow.graph.shift_left %u, %u : tensor<4xui8>
+  // CHECK: glow.graph.shift_right %{{.*}}, %{{.*}} : tensor<4xui8>
+  %3 = glow.graph.shift_right %u, %u : tensor<4xui8>
+  return %0, %1, %2, %3 : tensor<4xi32>, tensor<4xf32>, tensor<4xui8>, tensor<4xui8>
+}

@@ -22,10 +22,10 @@
 // RUN: %python %S/Inputs/models.py unsupported %t/unsupported.onnx
 // RUN: not glow-import %t/unsupported.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=UNSUP-OP
 // RUN: not test -e %t/out.mlir
-// UNSUP-OP: glow-import: error: node 'mod1' (Mod): unsupported op (and 2 more; --list-unsupported lists them)
+// UNSUP-OP: glow-import: error: node 'hard1' (Hardmax): unsupported op (and 2 more; --list-unsupported lists them)
 // RUN: not glow-import %t/unsupported.onnx --list-unsupported 2>&1 | FileCheck %s --check-prefix=LIST
-// LIST: Mod (2 nodes): mod1, mod2
-// LIST-NEXT: Trilu (1 node): tri
+// LIST: Hardmax (2 nodes): hard1, hard2
+// LIST-NEXT: Einsum (1 node): ein
 // LIST-NEXT: glow-import: error: 2 unsupported op type(s)
 
 // Training-mode Dropout (random masks) is refused, not silently made the identity.
@@ -83,10 +83,6 @@
 // RUN: not glow-import %t/cnn.onnx --input-shape x=1x3x16x16 --max-weights-bytes 100 2>&1 | FileCheck %s --check-prefix=CAP
 // CAP: glow-import: error: tensor '{{.*}}': weights exceed --max-weights-bytes (100 bytes)
 
-// Bytecode of dotted dialect names does not read back in MLIR 22: refused, no file.
-// RUN: not glow-import %t/cnn.onnx --input-shape x=1x3x16x16 --emit-bytecode -o %t/out.mlirbc 2>&1 | FileCheck %s --check-prefix=BYTECODE
-// RUN: not test -e %t/out.mlirbc
-// BYTECODE: glow-import: error: the MLIR bytecode of this module does not read back
 
 // 10,000 nested graphs: refused by the decoder's recursion limit, not a stack overflow.
 // RUN: %python %S/Inputs/models.py deep-graph %t/deep.onnx

@@ -147,9 +147,9 @@ def main():
         m = model(nodes, [value("img", TensorProto.UINT8, [2, 3])], [value("y", TensorProto.FLOAT, [2, 2])],
                   [scale, zp, wq, ws, wz], opset=19)
     elif kind == "unsupported":
-        m = model([helper.make_node("Mod", ["x", "x"], ["y"], name="mod1"),
-                   helper.make_node("Trilu", ["y"], ["z"], name="tri"),
-                   helper.make_node("Mod", ["z", "z"], ["o"], name="mod2")],
+        m = model([helper.make_node("Hardmax", ["x"], ["y"], name="hard1"),
+                   helper.make_node("Einsum", ["y", "y"], ["z"], name="ein", equation="ij,jk->ik"),
+                   helper.make_node("Hardmax", ["z"], ["o"], name="hard2")],
                   [value("x", TensorProto.FLOAT, [2, 2])], [value("o", TensorProto.FLOAT, [2, 2])])
     elif kind == "pad-modes":
         # Copying pad modes and a strided Slice on runtime tensors (gathers of constant
@@ -166,6 +166,20 @@ def main():
         m = model(nodes, [value("x", TensorProto.FLOAT, [2, 3])],
                   [value(n, TensorProto.FLOAT, None) for n in ("reflect", "edge", "wrap", "strided")],
                   [pads, starts, ends, axes, steps], opset=19)
+    elif kind == "trilu":
+        # Upper triangle from the first superdiagonal of a batch of 3x4 matrices, the
+        # lower one from the main diagonal, and Mod / BitShift.
+        k = numpy_helper.from_array(np.array(1, dtype=np.int64), "k")
+        nodes = [
+            helper.make_node("Trilu", ["x", "k"], ["upper"], name="upper"),
+            helper.make_node("Trilu", ["x"], ["lower"], name="lower", upper=0),
+            helper.make_node("Mod", ["i", "j"], ["mod"], name="mod"),
+            helper.make_node("BitShift", ["u", "s"], ["shift"], name="shift", direction="LEFT"),
+        ]
+        m = model(nodes, [value("x", TensorProto.FLOAT, [2, 3, 4]), value("i", TensorProto.INT32, [4]),
+                          value("j", TensorProto.INT32, [4]), value("u", TensorProto.UINT8, [3]),
+                          value("s", TensorProto.UINT8, [3])],
+                  [value(n, TensorProto.UNDEFINED, None) for n in ("upper", "lower", "mod", "shift")], [k])
     elif kind == "pool3d":
         # 3-D pooling (two 2-D pools) and an average counting explicit pads with
         # ceil_mode (the pads become a zero Pad).

@@ -1,8 +1,9 @@
-//! f16 / bf16 convolutions and matrix products accumulate in f32: the operands are
-//! converted to f32 (glow.graph.convert), the op is rebuilt on f32 (and converted by
-//! the convolution / contraction rules) and its result converted back, as
-//! onnxruntime's CPU kernels accumulate half-precision products. Summing hundreds of
-//! products in f16 loses digits the models' own references keep.
+//! f16 / bf16 convolutions, matrix products and sums accumulate in f32: the operands
+//! are converted to f32 (glow.graph.convert), the op is rebuilt on f32 (and converted
+//! by the convolution / contraction / reduction rules) and its result converted back,
+//! as onnxruntime's CPU kernels accumulate half-precision products and numpy its
+//! half-precision sums. Summing hundreds of terms in f16 loses digits the models' own
+//! references keep.
 
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use glow_dialects::ods::glow_graph;
@@ -105,5 +106,12 @@ pub static BATCH_MATMUL: Rule = Rule {
 pub static CONV_TRANSPOSE2D: Rule = Rule {
     root: "glow.graph.conv_transpose2d",
     generates: &["glow.graph.conv_transpose2d", "glow.graph.convert"],
+    rewrite: widen,
+};
+/// f16 / bf16 `glow.graph.reduce_sum` in f32 (softmax and normalization
+/// denominators included, after glow-lower-nodes).
+pub static REDUCE_SUM: Rule = Rule {
+    root: "glow.graph.reduce_sum",
+    generates: &["glow.graph.reduce_sum", "glow.graph.convert"],
     rewrite: widen,
 };

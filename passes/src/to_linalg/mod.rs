@@ -1,7 +1,8 @@
 //! `glow-graph-to-linalg`: primitive glow.graph ops to linalg named ops on tensors
 //! (plus tensor.reshape / pad / concat / empty and arith.constant), ready for
 //! upstream bufferization and lowering: elementwise ops, contractions, shapes and
-//! reductions ([`rules`]), convolution and pooling ([`windows`]). Run glow-lower-nodes
+//! reductions ([`rules`]), convolution and pooling ([`windows`]), remainders and bit
+//! shifts ([`remainder_and_shifts`]). Run glow-lower-nodes
 //! first: high-level nodes left over are reported, not silently left behind.
 
 /// A conversion rule: `rule!(NAME, "glow.graph.op", |context, op, rewriter| ...)`.
@@ -23,6 +24,7 @@ pub mod half_precision;
 pub mod indexing;
 pub mod local_response_norm;
 pub mod quantization;
+pub mod remainder_and_shifts;
 pub mod resize;
 pub mod rules;
 pub mod signless;
@@ -71,9 +73,11 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             &half_precision::MATMUL,
             &half_precision::BATCH_MATMUL,
             &half_precision::CONV_TRANSPOSE2D,
+            &half_precision::REDUCE_SUM,
         ])
         .chain(data::RULES.iter().copied())
         .chain(indexing::RULES.iter().copied())
+        .chain(remainder_and_shifts::RULES.iter().copied())
         .collect();
     apply_rules(op, &all).map_err(|_| {
         emit_error(

@@ -506,6 +506,10 @@ fn reduction<'c>(
     if !float && !is_int(element) {
         return false;
     }
+    // Half-precision sums accumulate in f32 (half_precision::REDUCE_SUM).
+    if kind == "sum" && super::half_precision::is_half(element) {
+        return false;
+    }
     let (combiner, identity): (&str, Attribute) = match (kind, float) {
         ("sum", true) => (
             "arith.addf",

@@ -488,3 +488,98 @@ pub fn cast_like<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> 
     let target = cx.input(1)?;
     Ok(vec![convert_slot(cx, &input, target.element)?])
 }
+
+/// The truncated remainder (sign of the dividend); 0 for a zero divisor, as the
+/// compiled code gives.
+fn truncated_remainder(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        0
+    } else {
+        a.wrapping_rem(b)
+    }
+}
+
+/// Mod: fmod = 1 is C's fmod (truncated); fmod = 0 is Python's % (the sign of the
+/// divisor; numpy.mod on floats).
+pub fn r#mod<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if cx.attr_i("fmod", 0) != 0 {
+        return binary(
+            cx,
+            |c, _, l, r, loc| {
+                glow_graph::ModOperationBuilder::new(c, loc)
+                    .lhs(l)
+                    .rhs(r)
+                    .build()
+                    .into()
+            },
+            |a, b| a % b,
+            |a, b| Ok(truncated_remainder(a, b)),
+            None,
+        );
+    }
+    binary(
+        cx,
+        |c, _, l, r, loc| {
+            glow_graph::ModOperationBuilder::new(c, loc)
+                .lhs(l)
+                .rhs(r)
+                .sign_follow_divisor(Attribute::unit(c))
+                .build()
+                .into()
+        },
+        |a, b| {
+            let r = a % b;
+            if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                r + b
+            } else {
+                r
+            }
+        },
+        |a, b| {
+            let r = truncated_remainder(a, b);
+            Ok(if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            })
+        },
+        None,
+    )
+}
+
+/// BitShift (unsigned integers): shifts by at least the bit width give 0.
+pub fn bit_shift<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let element = cx.input(0)?.element;
+    if element.is_float() || element == Element::Bool {
+        return Err(format!("BitShift needs integer inputs, got {element:?}"));
+    }
+    match cx.attr_s("direction", "").as_str() {
+        "LEFT" => binary(
+            cx,
+            |c, _, l, r, loc| glow_graph::shift_left(c, l, r, loc).into(),
+            |_, _| f64::NAN,
+            |a, b| {
+                Ok(if (0..64).contains(&b) {
+                    a.wrapping_shl(b as u32)
+                } else {
+                    0
+                })
+            },
+            None,
+        ),
+        "RIGHT" => binary(
+            cx,
+            |c, _, l, r, loc| glow_graph::shift_right(c, l, r, loc).into(),
+            |_, _| f64::NAN,
+            |a, b| {
+                Ok(if (0..64).contains(&b) {
+                    ((a as u64) >> b) as i64
+                } else {
+                    0
+                })
+            },
+            None,
+        ),
+        other => Err(format!("'direction' must be LEFT or RIGHT, got '{other}'")),
+    }
+}

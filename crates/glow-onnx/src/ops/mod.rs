@@ -23,6 +23,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Abs", elementwise::abs),
     ("Add", elementwise::add),
     ("And", elementwise::and),
+    ("BitShift", elementwise::bit_shift),
     ("Cast", elementwise::cast),
     ("CastLike", elementwise::cast_like),
     ("Ceil", elementwise::ceil),
@@ -46,6 +47,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Log", elementwise::log),
     ("Max", elementwise::max),
     ("Min", elementwise::min),
+    ("Mod", elementwise::r#mod),
     ("Mul", elementwise::mul),
     ("Neg", elementwise::neg),
     ("Not", elementwise::not),
@@ -111,6 +113,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Squeeze", shape::squeeze),
     ("Tile", shape::tile),
     ("Transpose", shape::transpose),
+    ("Trilu", shape::trilu),
     ("Unsqueeze", shape::unsqueeze),
 ];
 

@@ -570,3 +570,53 @@ pub fn split<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     }
     Ok(results)
 }
+
+/// The largest Trilu matrix (rows x columns) whose constant mask the importer builds.
+const TRILU_MASK_LIMIT: i64 = 1 << 24;
+
+/// Trilu: the upper (or lower) triangle of the last two dimensions from diagonal `k`,
+/// as `select(mask, x, 0)` with a constant mask broadcast over the batch dimensions.
+pub fn trilu<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    if rank < 2 {
+        return Err(format!("input of rank {rank} has no matrix (rank >= 2)"));
+    }
+    let k = if cx.has_input(1) {
+        let values = cx.constant_input(1, "k")?.to_i64s();
+        *values.first().ok_or("'k' is empty")?
+    } else {
+        0
+    };
+    let upper = cx.attr_i("upper", 1) != 0;
+    if element_count(&x.shape)? == 0 {
+        return Ok(vec![x]);
+    }
+    let (rows, columns) = (x.shape[rank - 2], x.shape[rank - 1]);
+    if rows.saturating_mul(columns) > TRILU_MASK_LIMIT {
+        return Err(format!(
+            "a {rows}x{columns} matrix exceeds the mask limit of {TRILU_MASK_LIMIT} elements"
+        ));
+    }
+    let mask: Vec<i64> = (0..rows)
+        .flat_map(|i| {
+            (0..columns).map(move |j| {
+                let diagonal = j - i;
+                i64::from(if upper { diagonal >= k } else { diagonal <= k })
+            })
+        })
+        .collect();
+    let mask = Slot::constant(TensorData::from_i64s(
+        Element::Bool,
+        vec![rows, columns],
+        &mask,
+    ));
+    let zero = Slot::constant(TensorData::from_i64s(x.element, vec![], &[0]));
+    let condition = broadcast_to(cx, &mask, &x.shape)?;
+    let zeros = broadcast_to(cx, &zero, &x.shape)?;
+    let input = cx.value(0)?;
+    let r#type = cx.tensor_type(&x.shape, x.element);
+    let out = cx
+        .emit(glow_graph::select(cx.context, r#type, condition, input, zeros, cx.location).into());
+    Ok(vec![Slot::value(out, x.shape, x.element)])
+}

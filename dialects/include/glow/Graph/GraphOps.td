@@ -21,6 +21,7 @@ def Glow_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 // Integers may be signless, signed or unsigned (ONNX's uint8/16/32/64 stay unsigned so
 // comparisons, division and conversions keep their meaning).
 def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
+def Glow_IntegerTensor : StaticShapeTensorOf<[AnyInteger]>;
 
 // Defaults are C++ constants (Graph.h) so type inference can use them too when an op
 // is built through the C API without the attribute.
@@ -274,6 +275,43 @@ def Glow_MulOp : Glow_BinaryOp<"mul", "elementwise lhs * rhs", [Commutative]>;
 def Glow_DivOp : Glow_BinaryOp<"div", "elementwise lhs / rhs">;
 def Glow_MaxOp : Glow_BinaryOp<"max", "elementwise maximum", [Commutative]>;
 def Glow_MinOp : Glow_BinaryOp<"min", "elementwise minimum", [Commutative]>;
+
+def Glow_ModOp : Glow_Graph_Op<"mod", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "elementwise remainder (Glow's Fmod and Modulo, ONNX Mod)";
+  let description = [{
+    The truncated remainder, with the sign of `lhs` (C's fmod, ONNX Mod with
+    fmod = 1); with `sign_follow_divisor`, the floored remainder, with the sign of
+    `rhs` (Python's %, ONNX Mod with fmod = 0 on integers). Integer division by zero
+    (undefined in ONNX) gives 0 rather than trapping.
+
+    ```mlir
+    %r = glow.graph.mod %a, %b sign_follow_divisor : tensor<6xi32>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$lhs, Glow_NumericTensor:$rhs,
+                       UnitAttr:$sign_follow_divisor);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`sign_follow_divisor` $sign_follow_divisor^)? attr-dict `:` type($result)
+  }];
+}
+
+class Glow_ShiftOp<string mnemonic, string summaryText>
+    : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = summaryText;
+  let description = [{
+    Elementwise on integers (ONNX BitShift). Shift amounts (read as unsigned) of at
+    least the bit width shift every bit out, giving 0, or the sign for an arithmetic
+    right shift, instead of LLVM's poison.
+  }];
+  let arguments = (ins Glow_IntegerTensor:$lhs, Glow_IntegerTensor:$rhs);
+  let results = (outs Glow_IntegerTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Glow_ShiftLeftOp : Glow_ShiftOp<"shift_left", "lhs << rhs elementwise">;
+def Glow_ShiftRightOp : Glow_ShiftOp<"shift_right",
+    "lhs >> rhs elementwise (logical on unsigned, arithmetic on signed integers)">;
 
 class Glow_UnaryOp<string mnemonic, string summaryText>
     : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
