@@ -27,7 +27,7 @@ func.func @fold(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x2x2xf32> {
 
 // The folded filter holds W * k: its bytes after the blob's 64-byte alignment word are f32 1.0, 2.0.
 // CHECK: dialect_resources
-// CHECK: folded_filter: "0x400000000000803F00000040"
+// CHECK: folded_filter: "0x100000000000803F00000040"
 
 // -----
 

@@ -48,8 +48,16 @@ pub fn dense_elements<'c>(r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
     }
 }
 
+/// The alignment `dense_resource` blobs declare (see [`resource_elements`]).
+pub const RESOURCE_ALIGNMENT: usize = 16;
+
 /// A `dense_resource<name>` attribute of `type` holding a copy of `bytes` in 64-byte
 /// aligned storage that MLIR owns (and frees) from here on. MLIR makes `name` unique.
+///
+/// The blob declares an alignment of [`RESOURCE_ALIGNMENT`] (16): the bytecode reader
+/// requires its input buffer to be aligned to the largest blob alignment, and heap
+/// buffers (files too small to be memory-mapped) are only 16-byte aligned. Code
+/// generation aligns the globals it makes of these constants on its own.
 pub fn resource_elements<'c>(r#type: Type<'c>, name: &str, bytes: &[u8]) -> Attribute<'c> {
     let words = bytes.len().div_ceil(64).max(1);
     let mut storage: Box<Vec<[u8; 64]>> = Box::new(vec![[0u8; 64]; words]);
@@ -72,7 +80,7 @@ pub fn resource_elements<'c>(r#type: Type<'c>, name: &str, bytes: &[u8]) -> Attr
             name,
             data,
             bytes.len(),
-            64,
+            RESOURCE_ALIGNMENT,
             false,
             Some(free),
             owner as *mut c_void,

@@ -73,6 +73,10 @@ unsafe extern "C" {
     /// approximations of erf / exp / tanh).
     pub fn glowRegisterMathApproximationPass();
 
+    /// Moves the properties of every unregistered op under `root` into its attribute
+    /// dictionary (for bytecode version 4; see `bytecode`).
+    pub fn glowMoveUnregisteredPropertiesToAttributes(root: mlir_sys::MlirOperation);
+
     pub fn glowRegisterPassPipeline(
         argument: *const c_char,
         description: *const c_char,

@@ -5,6 +5,7 @@
 //! of the C++ glue ([`ffi`]): the Rust-pass shim and MLIR's `mlir-opt` driver.
 #![deny(missing_docs)]
 
+pub mod bytecode;
 pub mod elements;
 pub mod ffi;
 pub mod ods;

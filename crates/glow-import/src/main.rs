@@ -199,16 +199,11 @@ fn run(arguments: Arguments) -> Result<()> {
     let module = module?;
 
     let bytes = if arguments.emit_bytecode {
-        let bytes = module.as_operation().write_bytecode();
-        // MLIR 22's bytecode writer strips op names at the first '.'
-        // (OperationName::stripDialect), so ops of dotted dialects such as
-        // glow.graph come back as glow.graph.graph.*: refuse to write a file that does
-        // not read back.
+        // Written around MLIR 22's mangling of dotted dialect names
+        // (glow_dialects::bytecode), and checked to read back before any file is written.
+        let bytes = glow_dialects::bytecode::write(&module).map_err(anyhow::Error::msg)?;
         if !round_trips(&context, &bytes) {
-            bail!(
-                "the MLIR bytecode of this module does not read back (MLIR 22's bytecode \
-                 writer mangles dotted dialect names like glow.graph); write text instead"
-            );
+            bail!("the MLIR bytecode of this module does not read back; write text instead");
         }
         bytes
     } else {
