@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: bootstrap (idempotent), build, formatting and lints, the Rust
-# integration tests (cargo test), then the lit suite over lit-tests/ with Debian's
+# integration tests (cargo test), the ONNX node suite and model checks, the fuzzers
+# (scripts/fuzz.sh), then the lit suite over lit-tests/ with Debian's
 # LLVM 22 lit/FileCheck. Any failure fails the run; lit's summary is the last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +31,8 @@ echo "== ResNet-50 bundle: glow-compile, a C program linked against it, vs glow-
 .venv/bin/python python/build_models.py resnet50
 .venv/bin/python python/check_bundle.py .cache/models/resnet50.onnx \
   --input input --output logits --input-shape input=1x3x224x224
+echo "== coverage-guided fuzzing (cargo fuzz, AddressSanitizer)"
+bash scripts/fuzz.sh
 echo "== lit"
 # lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
 .venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"

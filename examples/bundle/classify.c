@@ -6,10 +6,19 @@
  *   cc -O2 -I DIR -DBUNDLE_HEADER='"resnet50.h"' -DBUNDLE=resnet50 -DPREFIX=RESNET50 \
  *      -DINPUT=INPUT -DOUTPUT=LOGITS classify.c DIR/resnet50.o -lm -o classify
  * Run: ./classify DIR/resnet50.weights input.f32
+ *
+ * It checks what the header declares (alignment a power of two, every input and
+ * output inside the mutable weights) and gives the bundle exactly the declared
+ * regions, each ending at an inaccessible guard page: a read or write past the end of
+ * any region faults instead of going unnoticed.
  */
+#define _DEFAULT_SOURCE /* mmap flags, sysconf */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include BUNDLE_HEADER
 
@@ -18,14 +27,24 @@
 #define MACRO(port, what) JOIN(JOIN(PREFIX, port), what)
 #define SIZE(what) JOIN(PREFIX, what)
 
-static void *aligned(size_t size) {
-  size_t rounded = (size + SIZE(ALIGNMENT) - 1) / SIZE(ALIGNMENT) * SIZE(ALIGNMENT);
-  void *memory = aligned_alloc(SIZE(ALIGNMENT), rounded ? rounded : SIZE(ALIGNMENT));
-  if (!memory) {
-    fprintf(stderr, "classify: out of memory\n");
-    exit(1);
-  }
-  return memory;
+static void fail(const char *message) {
+  fprintf(stderr, "classify: %s\n", message);
+  exit(1);
+}
+
+/* `size` bytes (rounded up to the alignment), aligned, ending right before a
+ * PROT_NONE page. */
+static uint8_t *guarded(size_t size) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t align = SIZE(ALIGNMENT);
+  size_t rounded = (size + align - 1) / align * align;
+  size_t span = (rounded + page - 1) / page * page;
+  if (span == 0)
+    span = page;
+  uint8_t *base = mmap(NULL, span + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED || mprotect(base + page, span, PROT_READ | PROT_WRITE) != 0)
+    fail("cannot map memory");
+  return base + page + span - rounded;
 }
 
 static void read_file(const char *path, void *buffer, size_t size) {
@@ -48,9 +67,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s WEIGHTS INPUT.f32\n", argv[0]);
     return 2;
   }
-  uint8_t *constant = aligned(SIZE(CONSTANT_WEIGHTS_SIZE));
-  uint8_t *mutable = aligned(SIZE(MUTABLE_WEIGHTS_SIZE));
-  uint8_t *activations = aligned(SIZE(ACTIVATIONS_SIZE));
+  size_t align = SIZE(ALIGNMENT);
+  if (align == 0 || (align & (align - 1)) != 0 || align > (size_t)sysconf(_SC_PAGESIZE))
+    fail("the header's alignment is not a power of two up to the page size");
+  size_t mutable_size = SIZE(MUTABLE_WEIGHTS_SIZE);
+  if (MACRO(INPUT, OFFSET) % align != 0 || MACRO(OUTPUT, OFFSET) % align != 0 ||
+      MACRO(INPUT, OFFSET) + MACRO(INPUT, COUNT) * sizeof(float) > mutable_size ||
+      MACRO(OUTPUT, OFFSET) + MACRO(OUTPUT, COUNT) * sizeof(float) > mutable_size)
+    fail("the header places an input or output outside the mutable weights");
+  uint8_t *constant = guarded(SIZE(CONSTANT_WEIGHTS_SIZE));
+  uint8_t *mutable = guarded(mutable_size);
+  uint8_t *activations = guarded(SIZE(ACTIVATIONS_SIZE));
   read_file(argv[1], constant, SIZE(CONSTANT_WEIGHTS_SIZE));
   read_file(argv[2], mutable + MACRO(INPUT, OFFSET), MACRO(INPUT, COUNT) * sizeof(float));
 
@@ -73,8 +100,5 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < count; ++i)
     printf("value %d %.9g\n", i, scores[i]);
-  free(constant);
-  free(mutable);
-  free(activations);
   return 0;
 }

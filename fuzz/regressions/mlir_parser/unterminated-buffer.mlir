@@ -1,0 +1,1 @@
+xxevm.bpdllockload2
