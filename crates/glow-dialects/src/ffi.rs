@@ -73,9 +73,13 @@ unsafe extern "C" {
     /// approximations of erf / exp / tanh).
     pub fn glowRegisterMathApproximationPass();
 
-    /// Moves the properties of every unregistered op under `root` into its attribute
-    /// dictionary (for bytecode version 4; see `bytecode`).
-    pub fn glowMoveUnregisteredPropertiesToAttributes(root: mlir_sys::MlirOperation);
+    /// Writes `module` as bytecode that reads back although the Glow dialects'
+    /// namespaces hold dots (see `bytecode`).
+    pub fn glowWritePortableBytecode(
+        module: mlir_sys::MlirOperation,
+        callback: mlir_sys::MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> mlir_sys::MlirLogicalResult;
 
     pub fn glowRegisterPassPipeline(
         argument: *const c_char,

@@ -1,17 +1,19 @@
-/*===- PortableBytecode.h - C API: properties of unregistered ops --*- C -*-===*/
+/*===- PortableBytecode.h - C API: bytecode of dotted-dialect ops ---*- C -*-===*/
 #ifndef GLOW_C_PORTABLEBYTECODE_H
 #define GLOW_C_PORTABLEBYTECODE_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Moves the properties of every unregistered op nested in `root` (a dictionary
- * each, as the generic parser stores them) into the op's attribute dictionary, so
- * that bytecode of version < 5 carries them as attributes. */
-MLIR_CAPI_EXPORTED void glowMoveUnregisteredPropertiesToAttributes(MlirOperation root);
+/* Writes `module` as MLIR bytecode that reads back although the Glow dialects'
+ * names hold dots (see PortableBytecode.cpp), passing the bytes to `callback`. */
+MLIR_CAPI_EXPORTED MlirLogicalResult glowWritePortableBytecode(MlirOperation module,
+                                                               MlirStringCallback callback,
+                                                               void *userData);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,70 @@
 //===- OptMain.cpp - MLIR's mlir-opt driver behind glow-opt --------------===//
+//
+// MlirOptMain as is, except for `--emit-bytecode`: MLIR 22's bytecode writer
+// mangles the dotted Glow dialect names (see PortableBytecode.cpp), so glow-opt
+// runs the pipeline to text (with locations) and writes that module through
+// glow::writePortableBytecode instead.
+//
+//===----------------------------------------------------------------------===//
 
 #include "glow-c/OptMain.h"
+#include "glow/PortableBytecode.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "glow-opt: error: " << message << "\n";
+  return 1;
+}
+
+/// Runs the configured pipeline, then writes its result as portable bytecode.
+static int emitPortableBytecode(MlirOptMainConfig config, llvm::StringRef inputFilename,
+                                llvm::StringRef outputFilename, DialectRegistry &registry) {
+  if (!config.inputSplitMarker().empty())
+    return fail("--emit-bytecode does not combine with --split-input-file");
+  // Keep locations in the intermediate text, as bytecode always carries them.
+  if (auto *option = llvm::cl::getRegisteredOptions().lookup("mlir-print-debuginfo"))
+    static_cast<llvm::cl::opt<bool> *>(option)->setValue(true);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  std::string text;
+  llvm::raw_string_ostream textStream(text);
+  config.emitBytecode(false);
+  if (failed(MlirOptMain(textStream, std::move(input), registry, config)))
+    return 1;
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  ParserConfig parserConfig(&context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, parserConfig);
+  if (!module)
+    return fail("the pipeline's result does not parse back");
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &errorMessage);
+  if (!output)
+    return fail(errorMessage);
+  if (failed(glow::writePortableBytecode(*module, output->os())))
+    return fail("cannot write the result as bytecode");
+  output->keep();
+  return 0;
+}
 
 int glowMlirOptMain(int argc, char **argv, MlirDialectRegistry registry) {
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Glow modular optimizer driver\n", *unwrap(registry)));
+  DialectRegistry &dialects = *unwrap(registry);
+  auto [inputFilename, outputFilename] =
+      registerAndParseCLIOptions(argc, argv, "Glow modular optimizer driver\n", dialects);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldEmitBytecode())
+    return emitPortableBytecode(config, inputFilename, outputFilename, dialects);
+  return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, dialects));
 }

@@ -1,24 +1,60 @@
-//===- PortableBytecode.cpp - properties of unregistered ops as attributes ===//
+//===- PortableBytecode.cpp - bytecode for modules of the Glow dialects --===//
 //
-// Part of writing bytecode for modules of the dotted Glow dialects (see
-// crates/glow-dialects/src/bytecode.rs): the module is re-parsed without the Glow
-// dialects, so its Glow ops are unregistered and keep their inherent attributes as
-// one properties dictionary. Bytecode version 4 writes attribute dictionaries only;
-// this moves each dictionary's entries there, and the reader, which knows the ops,
+// MLIR 22's bytecode writer encodes an op name as its dialect's namespace plus the
+// name after the *first* dot (OperationName::stripDialect): a registered
+// `glow.graph.relu` becomes ("glow.graph", "graph.relu"), which the reader joins
+// back into `glow.graph.graph.relu`. For an op of an unregistered dialect the
+// namespace is also the text before the first dot, so the same op written from a
+// context that does not know the Glow dialects becomes ("glow", "graph.relu") and
+// reads back as `glow.graph.relu`: the reader loads the `glow` umbrella dialect,
+// which loads the three real ones.
+//
+// So: print generic form with locations, parse it into a context with every
+// upstream dialect and unregistered ones allowed, move each unregistered op's
+// properties (one dictionary) into its attributes, and write bytecode version 4,
+// the last that carries properties as attributes; the reader, which knows the ops,
 // moves them back into properties.
 //
 //===----------------------------------------------------------------------===//
 
 #include "glow-c/PortableBytecode.h"
+#include "glow/PortableBytecode.h"
 
+#include "mlir-c/RegisterEverything.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Parser/Parser.h"
 
 using namespace mlir;
 
-void glowMoveUnregisteredPropertiesToAttributes(MlirOperation root) {
-  unwrap(root)->walk([](Operation *op) {
+/// Bytecode version 4: properties are written as attributes.
+static constexpr int64_t kPropertiesAsAttributesVersion = 4;
+
+LogicalResult mlir::glow::writePortableBytecode(Operation *module, raw_ostream &os) {
+  std::string text;
+  {
+    llvm::raw_string_ostream stream(text);
+    module->print(stream, OpPrintingFlags().printGenericOpForm().enableDebugInfo());
+  }
+  DialectRegistry registry;
+  mlirRegisterAllDialects(wrap(&registry));
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects();
+  // Failures are reported by the caller in one line; MLIR's notes are not output.
+  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> portable = parseSourceString<ModuleOp>(text, config);
+  if (!portable)
+    return failure();
+  portable->walk([](Operation *op) {
     if (op->isRegistered() || op->getPropertiesStorageSize() == 0)
       return;
     auto properties = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute());
@@ -30,4 +66,13 @@ void glowMoveUnregisteredPropertiesToAttributes(MlirOperation root) {
     (void)op->setPropertiesFromAttribute(DictionaryAttr::get(op->getContext()),
                                          /*emitError=*/nullptr);
   });
+  BytecodeWriterConfig writerConfig;
+  writerConfig.setDesiredBytecodeVersion(kPropertiesAsAttributesVersion);
+  return writeBytecodeToFile(*portable, os, writerConfig);
+}
+
+MlirLogicalResult glowWritePortableBytecode(MlirOperation module, MlirStringCallback callback,
+                                            void *userData) {
+  detail::CallbackOstream stream(callback, userData);
+  return wrap(glow::writePortableBytecode(unwrap(module), stream));
 }
