@@ -1,4 +1,4 @@
-// Every glow.graph verifier error, one case per split.
+// Verifier errors: at least one case for every glow.graph op, one case per split.
 // RUN: glow-opt %s --split-input-file --verify-diagnostics
 
 func.func @splat_float_for_int() -> tensor<2xi32> {
@@ -831,5 +831,301 @@ func.func @shift_float(%x: tensor<4xf32>) {
 func.func @mod_mixed(%x: tensor<4xf32>, %y: tensor<4xf16>) {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "glow.graph.mod"(%x, %y) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @sub_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.sub"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mul_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.mul"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @div_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.div"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @max_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.max"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @min_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.min"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pow_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.pow"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @sigmoid_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.sigmoid %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tanh_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.tanh %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sqrt_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.sqrt %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @rsqrt_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.rsqrt %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @exp_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.exp %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @log_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.log %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @erf_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.erf %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @floor_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.floor %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @ceil_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.ceil %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @round_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.round %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @hard_swish_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.hard_swish %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @gelu_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.gelu %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @leaky_relu_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.leaky_relu %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @hard_sigmoid_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.hard_sigmoid %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @is_nan_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.is_nan %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @prelu_on_integers(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = glow.graph.prelu %i, %i : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @neg_changes_type(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.neg"(%f) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @abs_changes_type(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "glow.graph.abs"(%f) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @cmp_eq_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{failed to verify that all of {lhs, rhs} have same type}}
+  %0 = "glow.graph.cmp_eq"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cmp_neq_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{failed to verify that all of {lhs, rhs} have same type}}
+  %0 = "glow.graph.cmp_neq"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cmp_lte_mixed_types(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{failed to verify that all of {lhs, rhs} have same type}}
+  %0 = "glow.graph.cmp_lte"(%f, %h) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @not_on_floats(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{tensor of 1-bit signless integer values}}
+  %0 = glow.graph.not %f : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @shift_right_on_floats(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of integer values}}
+  %0 = glow.graph.shift_right %f, %f : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @constant_type_mismatch(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tensor<4xi32>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{failed to verify that all of {value, result} have same type}}
+  %0 = "glow.graph.constant"() <{value = dense<1.0> : tensor<2xf32>}> : () -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @or_on_floats(%a: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = glow.graph.or %a, %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @xor_on_floats(%a: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = glow.graph.xor %a, %a : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_mean_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = glow.graph.reduce_mean %x axes [2] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_max_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = glow.graph.reduce_max %x axes [2] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_min_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = glow.graph.reduce_min %x axes [2] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_prod_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = glow.graph.reduce_prod %x axes [2] : tensor<2x3xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @arg_min_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis -3 is out of range for rank 2}}
+  %0 = glow.graph.arg_min %x axis -3 : tensor<2x3xf32> -> tensor<2xi64>
   return
 }
