@@ -532,6 +532,16 @@ impl<'c, 'r, 'b> LinalgBuilder<'c, 'r, 'b> {
     }
 }
 
+/// A binary op's two operands with the static shape and element type of the first,
+/// or None when the op does not have that form.
+pub fn binary_operands<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+) -> Option<(Value<'c, 'a>, Value<'c, 'a>, Vec<i64>, Type<'c>)> {
+    let (lhs, rhs) = (op.operand(0).ok()?, op.operand(1).ok()?);
+    let (shape, element) = crate::lower_nodes::builder::tensor_info(lhs)?;
+    Some((lhs, rhs, shape, element))
+}
+
 /// Whether `element` is a float type.
 pub fn is_float(element: Type) -> bool {
     // SAFETY: a type query on a valid type.

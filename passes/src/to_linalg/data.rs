@@ -7,7 +7,7 @@
 //!   x != 0, as ONNX Cast)
 //! - slice -> tensor.extract_slice; pad -> tensor.pad
 
-use super::builder::{is_float, BodyBuilder, LinalgBuilder};
+use super::builder::{binary_operands, is_float, BodyBuilder, LinalgBuilder};
 use crate::framework::attributes::i64_array;
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
@@ -59,10 +59,7 @@ fn compare<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
-    let Some((shape, element)) = tensor_info(lhs) else {
+    let Some((lhs, rhs, shape, element)) = binary_operands(op) else {
         return false;
     };
     let i1: Type = IntegerType::new(context, 1).into();
@@ -134,10 +131,7 @@ fn logic<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
-    let Some((shape, i1)) = tensor_info(lhs) else {
+    let Some((lhs, rhs, shape, i1)) = binary_operands(op) else {
         return false;
     };
     let b = LinalgBuilder::before(context, op, rewriter);

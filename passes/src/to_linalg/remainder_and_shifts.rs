@@ -8,9 +8,9 @@
 //! - shift_left / shift_right -> `arith.shli` / `shrui` / `shrsi`; amounts (unsigned)
 //!   of at least the bit width give 0, or shift by width - 1 for `shrsi`.
 
-use super::builder::{is_float, BodyBuilder, LinalgBuilder};
+use super::builder::{binary_operands, is_float, BodyBuilder, LinalgBuilder};
 use super::data::predicate_code;
-use crate::{framework::Rule, lower_nodes::builder::tensor_info};
+use crate::framework::Rule;
 use melior::{
     ir::{operation::OperationLike, r#type::IntegerType, OperationRef, Type, Value, ValueLike},
     Context, RewriterBase,
@@ -53,10 +53,7 @@ fn remainder<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
-    let Some((shape, element)) = tensor_info(lhs) else {
+    let Some((lhs, rhs, shape, element)) = binary_operands(op) else {
         return false;
     };
     let float = is_float(element);
@@ -127,10 +124,7 @@ fn shift<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
-    let Some((shape, element)) = tensor_info(lhs) else {
+    let Some((lhs, rhs, shape, element)) = binary_operands(op) else {
         return false;
     };
     let Ok(integer) = IntegerType::try_from(element) else {

@@ -10,7 +10,7 @@
 //! - reduce_sum/prod/max/min -> linalg.reduce (+ tensor.reshape for kept dims)
 //! - concat -> tensor.concat
 
-use super::builder::{is_float, LinalgBuilder};
+use super::builder::{binary_operands, is_float, LinalgBuilder};
 use crate::framework::attributes::i64_array;
 use crate::{
     framework::Rule, graph_optimize::compose_transposes::permutation,
@@ -73,10 +73,7 @@ fn binary<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
-    let Some((shape, element)) = tensor_info(lhs) else {
+    let Some((lhs, rhs, shape, element)) = binary_operands(op) else {
         return false;
     };
     if !is_unsigned(element) {
