@@ -59,6 +59,10 @@ def run_case(bin_dir, folder, frozen):
         for i, value in enumerate(model.graph.output):
             expected = numpy_helper.to_array(onnx.load_tensor(str(data / f"output_{i}.pb")))
             got = np.load(scratch / "out" / f"{sanitize(value.name)}.npy")
+            if got.dtype.kind == "V" and got.dtype.itemsize == 2:
+                # bf16 travels as 2-byte raw data (numpy has no bf16): compare as f32.
+                got = got.view(expected.dtype).astype(np.float32)
+                expected = expected.astype(np.float32)
             if got.shape != expected.shape:
                 return "fail", f"output {value.name}: shape {got.shape}, expected {expected.shape}"
             if not np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):

@@ -162,7 +162,8 @@ func.func @half_matmul(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf
 
 // -----
 
-// Half-precision sums too (softmax denominators, means); max stays in f16.
+// f16 sums too (softmax denominators, means), as numpy's float16 sums; max stays in
+// f16, and bf16 sums stay in bf16 (ml_dtypes rounds each addition).
 // CHECK-LABEL: func.func @half_sum
 // CHECK: arith.extf {{.*}} : f16 to f32
 // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x64xf32>)
@@ -170,8 +171,12 @@ func.func @half_matmul(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf
 // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x64xf16>)
 // CHECK-NEXT: (%[[IN:.*]]: f16, %[[ACC:.*]]: f16) {
 // CHECK-NEXT: arith.maximumf
-func.func @half_sum(%x: tensor<4x64xf16>) -> (tensor<4xf16>, tensor<4xf16>) {
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<4x64xbf16>)
+// CHECK-NEXT: (%{{.*}}: bf16, %{{.*}}: bf16) {
+// CHECK-NEXT: arith.addf
+func.func @half_sum(%x: tensor<4x64xf16>, %b: tensor<4x64xbf16>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>) {
   %0 = glow.graph.reduce_sum %x axes [1] : tensor<4x64xf16> -> tensor<4xf16>
   %1 = glow.graph.reduce_max %x axes [1] : tensor<4x64xf16> -> tensor<4xf16>
-  return %0, %1 : tensor<4xf16>, tensor<4xf16>
+  %2 = glow.graph.reduce_sum %b axes [1] : tensor<4x64xbf16> -> tensor<4xbf16>
+  return %0, %1, %2 : tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>
 }

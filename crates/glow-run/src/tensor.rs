@@ -56,6 +56,64 @@ impl Element for bool {
     }
 }
 
+/// bfloat16, which numpy lacks: .npy files carry it as 2-byte raw data (`<V2` / `|V2`,
+/// what numpy writes for `ml_dtypes.bfloat16` arrays). The bits are an f32's upper half.
+#[derive(Clone, Copy)]
+struct Bf16([u8; 2]);
+
+struct Bf16Reader;
+
+impl npyz::TypeRead for Bf16Reader {
+    type Value = Bf16;
+    fn read_one<R: std::io::Read>(&self, mut bytes: R) -> std::io::Result<Bf16> {
+        let mut value = [0; 2];
+        bytes.read_exact(&mut value)?;
+        Ok(Bf16(value))
+    }
+}
+
+impl npyz::Deserialize for Bf16 {
+    type TypeReader = Bf16Reader;
+    fn reader(dtype: &npyz::DType) -> Result<Bf16Reader, npyz::DTypeError> {
+        <npyz::FixedSizeBytes<2> as npyz::Deserialize>::reader(dtype).map(|_| Bf16Reader)
+    }
+}
+
+struct Bf16Writer;
+
+impl npyz::TypeWrite for Bf16Writer {
+    type Value = Bf16;
+    fn write_one<W: std::io::Write>(&self, mut writer: W, value: &Bf16) -> std::io::Result<()> {
+        writer.write_all(&value.0)
+    }
+}
+
+impl npyz::Serialize for Bf16 {
+    type TypeWriter = Bf16Writer;
+    fn writer(dtype: &npyz::DType) -> Result<Bf16Writer, npyz::DTypeError> {
+        <npyz::FixedSizeBytes<2> as npyz::Serialize>::writer(dtype).map(|_| Bf16Writer)
+    }
+}
+
+impl npyz::AutoSerialize for Bf16 {
+    fn default_dtype() -> npyz::DType {
+        npyz::DType::Plain("|V2".parse().expect("a valid type string"))
+    }
+}
+
+impl Element for Bf16 {
+    const SIZE: usize = 2;
+    fn read_le(bytes: &[u8]) -> Self {
+        Bf16(bytes.try_into().expect("element size"))
+    }
+    fn write_le(self) -> Vec<u8> {
+        self.0.to_vec()
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(f32::from_bits(u32::from(u16::from_le_bytes(self.0)) << 16))
+    }
+}
+
 /// The element types, as (variant, Rust type, MLIR type, .npy descr, C type).
 macro_rules! dtypes {
     ($(($variant:ident, $rust:ty, $mlir:literal, $npy:literal, $c:literal)),* $(,)?) => {
@@ -143,6 +201,7 @@ dtypes!(
     (F32, f32, "f32", "<f4", "float"),
     (F64, f64, "f64", "<f8", "double"),
     (F16, half::f16, "f16", "<f2", "_Float16"),
+    (BF16, Bf16, "bf16", "|V2", "uint16_t"),
     (I64, i64, "i64", "<i8", "int64_t"),
     (I32, i32, "i32", "<i4", "int32_t"),
     (I16, i16, "i16", "<i2", "int16_t"),
@@ -231,6 +290,10 @@ impl HostTensor {
                     &half::f16::from_f32(((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0)
                         .to_le_bytes(),
                 ),
+                Dtype::BF16 => {
+                    let value = ((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+                    bytes.extend_from_slice(&((value.to_bits() >> 16) as u16).to_le_bytes())
+                }
                 Dtype::F32 => bytes.extend_from_slice(
                     &(((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).to_le_bytes(),
                 ),
@@ -262,9 +325,11 @@ impl HostTensor {
             .with_context(|| format!("'{}' is not a valid .npy file", name))?;
         let shape: Vec<i64> = file.shape().iter().map(|d| *d as i64).collect();
         let descr = file.dtype().descr();
-        let dtype = Dtype::from_npy(descr.trim_matches('\'')).with_context(|| {
+        // 2-byte raw data is bf16 whichever byte-order mark it carries.
+        let descr_text = descr.trim_matches('\'').replace("<V2", "|V2");
+        let dtype = Dtype::from_npy(&descr_text).with_context(|| {
             format!(
-                "'{}' holds {descr} data (supported: little-endian f16, f32, f64, bool and 8- to 64-bit signed and unsigned integers)",
+                "'{}' holds {descr} data (supported: little-endian f16, f32, f64, bool, 8- to 64-bit signed and unsigned integers, and bf16 as 2-byte raw data)",
                 name
             )
         })?;

@@ -1,9 +1,10 @@
-//! f16 / bf16 convolutions, matrix products and sums accumulate in f32: the operands
-//! are converted to f32 (glow.graph.convert), the op is rebuilt on f32 (and converted
-//! by the convolution / contraction / reduction rules) and its result converted back,
-//! as onnxruntime's CPU kernels accumulate half-precision products and numpy its
-//! half-precision sums. Summing hundreds of terms in f16 loses digits the models' own
-//! references keep.
+//! f16 / bf16 convolutions and matrix products, and f16 sums, accumulate in f32: the
+//! operands are converted to f32 (glow.graph.convert), the op is rebuilt on f32 (and
+//! converted by the convolution / contraction / reduction rules) and its result
+//! converted back, as onnxruntime's CPU kernels accumulate half-precision products
+//! and numpy its float16 sums. Summing hundreds of terms in f16 loses digits the
+//! models' own references keep. bf16 sums stay in bf16, one rounded addition at a
+//! time, as ml_dtypes (the ONNX suite's bf16 reference) computes them.
 
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use glow_dialects::ods::glow_graph;
@@ -108,10 +109,19 @@ pub static CONV_TRANSPOSE2D: Rule = Rule {
     generates: &["glow.graph.conv_transpose2d", "glow.graph.convert"],
     rewrite: widen,
 };
-/// f16 / bf16 `glow.graph.reduce_sum` in f32 (softmax and normalization
-/// denominators included, after glow-lower-nodes).
+/// f16 `glow.graph.reduce_sum` in f32 (softmax and normalization denominators
+/// included, after glow-lower-nodes).
 pub static REDUCE_SUM: Rule = Rule {
     root: "glow.graph.reduce_sum",
     generates: &["glow.graph.reduce_sum", "glow.graph.convert"],
-    rewrite: widen,
+    rewrite: |context, op, rewriter| {
+        // numpy sums float16 with f32 accumulators, but ml_dtypes' bfloat16 one
+        // rounded addition at a time; the suite's references follow them.
+        let is_f16 = op
+            .result(0)
+            .ok()
+            .and_then(|r| tensor_info(r.into()))
+            .is_some_and(|(_, e)| e.is_f16());
+        is_f16 && widen(context, op, rewriter)
+    },
 };

@@ -21,7 +21,7 @@ use melior::{
         attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationLike,
         r#type::IntegerType,
-        Attribute, OperationRef, Type, Value, ValueLike,
+        Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
     },
     Context, RewriterBase,
 };
@@ -503,8 +503,8 @@ fn reduction<'c>(
     if !float && !is_int(element) {
         return false;
     }
-    // Half-precision sums accumulate in f32 (half_precision::REDUCE_SUM).
-    if kind == "sum" && super::half_precision::is_half(element) {
+    // f16 sums accumulate in f32 (half_precision::REDUCE_SUM).
+    if kind == "sum" && element.is_f16() {
         return false;
     }
     let (combiner, identity): (&str, Attribute) = match (kind, float) {
