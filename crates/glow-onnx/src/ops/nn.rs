@@ -52,6 +52,37 @@ fn window_2d(kernel: &[i64], strides: &[i64], pads: &[i64], dilations: &[i64]) -
 /// spatial dimensions.
 type Geometry = (Vec<i64>, Vec<i64>, Vec<i64>);
 
+/// Integer-list attribute `name` with exactly `count` values, or `default` repeated.
+fn ints_of_count(
+    cx: &NodeContext,
+    name: &str,
+    default: i64,
+    count: usize,
+) -> Result<Vec<i64>, String> {
+    match cx.attr_ints(name) {
+        Some(v) if v.len() == count => Ok(v),
+        Some(v) => Err(format!("'{name}' {v:?} must have {count} values")),
+        None => Ok(vec![default; count]),
+    }
+}
+
+/// Whether every value lies in `low..=2^20`: the window bounds that keep every extent
+/// computed from them far from overflow.
+fn within_limit(values: &[i64], low: i64) -> bool {
+    values.iter().all(|v| (low..=1 << 20).contains(v))
+}
+
+/// Kernel, strides and dilations must lie in 1..=2^20; checked before an op is built,
+/// since a typed builder whose type inference fails panics.
+fn check_window(kernel: &[i64], strides: &[i64], dilations: &[i64]) -> Result<(), String> {
+    if within_limit(kernel, 1) && within_limit(strides, 1) && within_limit(dilations, 1) {
+        return Ok(());
+    }
+    Err(format!(
+        "kernel {kernel:?}, strides {strides:?} and dilations {dilations:?} must lie in 1..=2^20"
+    ))
+}
+
 /// The [`Geometry`] of a window over `spatial` extents, with auto_pad applied and
 /// ceil_mode turned into extra end padding.
 fn window_nd(
@@ -66,24 +97,12 @@ fn window_nd(
             "kernel {kernel:?} does not match {n} spatial dimensions"
         ));
     }
-    let get = |name: &str, default: i64, count: usize| -> Result<Vec<i64>, String> {
-        match cx.attr_ints(name) {
-            Some(v) if v.len() == count => Ok(v),
-            Some(v) => Err(format!("'{name}' {v:?} must have {count} values")),
-            None => Ok(vec![default; count]),
-        }
-    };
-    let strides = get("strides", 1, n)?;
-    let dilations = get("dilations", 1, n)?;
-    let mut pads = get("pads", 0, 2 * n)?;
+    let strides = ints_of_count(cx, "strides", 1, n)?;
+    let dilations = ints_of_count(cx, "dilations", 1, n)?;
+    let mut pads = ints_of_count(cx, "pads", 0, 2 * n)?;
     let auto_pad = cx.attr_s("auto_pad", "NOTSET");
-    let positive = |v: &[i64]| v.iter().all(|x| (1..=1 << 20).contains(x));
-    if !positive(kernel) || !positive(&strides) || !positive(&dilations) {
-        return Err(format!(
-            "kernel {kernel:?}, strides {strides:?} and dilations {dilations:?} must lie in 1..=2^20"
-        ));
-    }
-    if pads.iter().any(|p| !(0..=1 << 20).contains(p)) {
+    check_window(kernel, &strides, &dilations)?;
+    if !within_limit(&pads, 0) {
         return Err(format!("pads {pads:?} must lie in 0..=2^20"));
     }
     for d in 0..n {
@@ -730,27 +749,15 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
             ));
         }
     }
-    let get = |name: &str, default: i64, count: usize| -> Result<Vec<i64>, String> {
-        match cx.attr_ints(name) {
-            Some(v) if v.len() == count => Ok(v),
-            Some(v) => Err(format!("'{name}' {v:?} must have {count} values")),
-            None => Ok(vec![default; count]),
-        }
-    };
-    let strides = get("strides", 1, n)?;
-    let dilations = get("dilations", 1, n)?;
-    let mut output_padding = get("output_padding", 0, n)?;
-    let mut pads = get("pads", 0, 2 * n)?;
+    let strides = ints_of_count(cx, "strides", 1, n)?;
+    let dilations = ints_of_count(cx, "dilations", 1, n)?;
+    let mut output_padding = ints_of_count(cx, "output_padding", 0, n)?;
+    let mut pads = ints_of_count(cx, "pads", 0, 2 * n)?;
     // Checked here rather than left to the op's type inference (a typed builder whose
     // inference fails panics; found by fuzzing), and bounded so that no extent below
     // can overflow.
-    let in_range = |v: &[i64], low: i64| v.iter().all(|x| (low..=1 << 20).contains(x));
-    if !in_range(&kernel, 1) || !in_range(&strides, 1) || !in_range(&dilations, 1) {
-        return Err(format!(
-            "kernel {kernel:?}, strides {strides:?} and dilations {dilations:?} must lie in 1..=2^20"
-        ));
-    }
-    if !in_range(&pads, 0) || !in_range(&output_padding, 0) {
+    check_window(&kernel, &strides, &dilations)?;
+    if !within_limit(&pads, 0) || !within_limit(&output_padding, 0) {
         return Err(format!(
             "pads {pads:?} and output_padding {output_padding:?} must lie in 0..=2^20"
         ));
