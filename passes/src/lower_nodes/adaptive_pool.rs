@@ -8,16 +8,11 @@
 //!   `matmul(reshape(x, NCH x W), Bᵀ)`, a transpose bringing H innermost, and
 //!   `matmul(·, Aᵀ)`, then a transpose back to N x C x OH x OW.
 
-use super::builder::tensor_info;
+use super::builder::{tensor_info, GraphBuilder};
 use crate::framework::Rule;
 use glow_dialects::ods::glow_graph;
 use melior::{
-    ir::{
-        attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute},
-        operation::OperationLike,
-        r#type::RankedTensorType,
-        Attribute, Location, Operation, OperationRef, Type, Value,
-    },
+    ir::{attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef, Type, Value},
     Context, RewriterBase,
 };
 
@@ -48,58 +43,22 @@ pub fn averaging_matrix(inputs: i64, outputs: i64) -> Vec<f64> {
     matrix
 }
 
-/// Inserts ops at the rewriter's insertion point.
-struct Emitter<'c, 'r, 'b> {
-    context: &'c Context,
-    rewriter: &'r RewriterBase<'c, 'b>,
-    location: Location<'c>,
+/// `input` (rows x inputs) times the transposed averaging matrix (inputs x outputs).
+fn average_columns<'c, 'r>(
+    b: &GraphBuilder<'c, 'r, '_>,
+    input: Value<'c, '_>,
     element: Type<'c>,
-}
-
-impl<'c, 'r> Emitter<'c, 'r, '_> {
-    fn one(&self, op: Operation<'c>) -> Value<'c, 'r> {
-        self.rewriter
-            .insert(op)
-            .result(0)
-            .expect("glow.graph ops have one result")
-            .into()
-    }
-
-    fn tensor(&self, shape: &[i64]) -> Type<'c> {
-        let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
-        RankedTensorType::new(&dims, self.element, None).into()
-    }
-
-    fn reshape(&self, input: Value<'c, '_>, shape: &[i64]) -> Value<'c, 'r> {
-        self.one(glow_graph::reshape(self.context, self.tensor(shape), input, self.location).into())
-    }
-
-    fn transpose(&self, input: Value<'c, '_>, perm: &[i64]) -> Value<'c, 'r> {
-        let perm = DenseI64ArrayAttribute::new(self.context, perm);
-        self.one(glow_graph::transpose(self.context, input, perm.into(), self.location).into())
-    }
-
-    /// `input` (rows x inputs) times the transposed averaging matrix (inputs x outputs).
-    fn average_columns(&self, input: Value<'c, '_>, inputs: i64, outputs: i64) -> Value<'c, 'r> {
-        let matrix = averaging_matrix(inputs, outputs);
-        // Transposed: element (j, i) is matrix[i][j].
-        let values: Vec<Attribute> = (0..inputs)
-            .flat_map(|j| (0..outputs).map(move |i| (i, j)))
-            .map(|(i, j)| {
-                FloatAttribute::new(
-                    self.context,
-                    self.element,
-                    matrix[(i * inputs + j) as usize],
-                )
-                .into()
-            })
-            .collect();
-        let r#type = self.tensor(&[inputs, outputs]);
-        let value = DenseElementsAttribute::new(r#type, &values).expect("shape matches values");
-        let weights = self
-            .one(glow_graph::constant(self.context, r#type, value.into(), self.location).into());
-        self.one(glow_graph::matmul(self.context, input, weights, self.location).into())
-    }
+    inputs: i64,
+    outputs: i64,
+) -> Value<'c, 'r> {
+    let matrix = averaging_matrix(inputs, outputs);
+    // Transposed: element (j, i) is matrix[i][j].
+    let transposed: Vec<f64> = (0..inputs)
+        .flat_map(|j| (0..outputs).map(move |i| (i, j)))
+        .map(|(i, j)| matrix[(i * inputs + j) as usize])
+        .collect();
+    let weights = b.float_constant(&[inputs, outputs], element, &transposed);
+    b.matmul(input, weights)
 }
 
 fn rewrite<'c>(
@@ -123,11 +82,10 @@ fn rewrite<'c>(
     let (oh, ow) = (out[2], out[3]);
     let location = op.location();
     rewriter.set_insertion_point_before(op);
-    let e = Emitter {
+    let b = GraphBuilder {
         context,
         rewriter,
         location,
-        element,
     };
     let pooled = if h % oh == 0 && w % ow == 0 {
         let window = DenseI64ArrayAttribute::new(context, &[h / oh, w / ow]);
@@ -136,16 +94,20 @@ fn rewrite<'c>(
             .kernel(window.into())
             .strides(window.into())
             .build();
-        e.one(pool.into())
+        let inserted = rewriter.insert(pool.into());
+        let Ok(result) = inserted.result(0) else {
+            return false;
+        };
+        result.into()
     } else {
-        let rows = e.reshape(input, &[n * c * h, w]);
-        let columns_done = e.average_columns(rows, w, ow); // (N C H) x OW
-        let split = e.reshape(columns_done, &[n * c, h, ow]);
-        let h_inner = e.transpose(split, &[0, 2, 1]); // (N C) x OW x H
-        let flat = e.reshape(h_inner, &[n * c * ow, h]);
-        let rows_done = e.average_columns(flat, h, oh); // (N C OW) x OH
-        let unflat = e.reshape(rows_done, &[n, c, ow, oh]);
-        e.transpose(unflat, &[0, 1, 3, 2])
+        let rows = b.reshape(input, &[n * c * h, w], element);
+        let columns_done = average_columns(&b, rows, element, w, ow); // (N C H) x OW
+        let split = b.reshape(columns_done, &[n * c, h, ow], element);
+        let h_inner = b.transpose(split, &[0, 2, 1]); // (N C) x OW x H
+        let flat = b.reshape(h_inner, &[n * c * ow, h], element);
+        let rows_done = average_columns(&b, flat, element, h, oh); // (N C OW) x OH
+        let unflat = b.reshape(rows_done, &[n, c, ow, oh], element);
+        b.transpose(unflat, &[0, 1, 3, 2])
     };
     rewriter.replace_op_with_values(op, &[pooled]);
     true

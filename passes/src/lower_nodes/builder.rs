@@ -5,7 +5,9 @@
 use glow_dialects::ods::glow_graph;
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{
+            DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
+        },
         r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike},
         Attribute, Location, Operation, Type, Value, ValueLike,
     },
@@ -196,6 +198,39 @@ impl<'c, 'r, 'b> GraphBuilder<'c, 'r, 'b> {
             )
             .into(),
         )
+    }
+
+    /// `input` reshaped to `shape` (same element type).
+    pub fn reshape(&self, input: Value<'c, '_>, shape: &[i64], element: Type<'c>) -> Value<'c, 'r> {
+        let r#type = self.tensor(shape, element);
+        self.one(glow_graph::reshape(self.context, r#type, input, self.location).into())
+    }
+
+    /// `input` with its dimensions permuted by `perm`.
+    pub fn transpose(&self, input: Value<'c, '_>, perm: &[i64]) -> Value<'c, 'r> {
+        let perm = DenseI64ArrayAttribute::new(self.context, perm);
+        self.one(glow_graph::transpose(self.context, input, perm.into(), self.location).into())
+    }
+
+    /// A constant float tensor of `shape` from row-major `values`.
+    pub fn float_constant(
+        &self,
+        shape: &[i64],
+        element: Type<'c>,
+        values: &[f64],
+    ) -> Value<'c, 'r> {
+        let r#type = self.tensor(shape, element);
+        let elements: Vec<Attribute> = values
+            .iter()
+            .map(|v| FloatAttribute::new(self.context, element, *v).into())
+            .collect();
+        let value = DenseElementsAttribute::new(r#type, &elements).expect("shape matches values");
+        self.one(glow_graph::constant(self.context, r#type, value.into(), self.location).into())
+    }
+
+    /// The 2-D matrix product `lhs` x `rhs`.
+    pub fn matmul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'r> {
+        self.one(glow_graph::matmul(self.context, lhs, rhs, self.location).into())
     }
 
     /// `lhs < rhs` elementwise (i1).
