@@ -15,8 +15,11 @@ seed="${GLOW_FUZZ_SEED:-1}"
 targets=(onnx_reader npy_reader mlir_parser)
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-  echo "fuzz: the nightly Rust toolchain is required (rustup toolchain install nightly)" >&2
-  exit 1
+  echo "fuzz: installing the nightly Rust toolchain (sanitizers need it)"
+  if ! rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then
+    echo "fuzz: the nightly Rust toolchain is required and could not be installed (rustup toolchain install nightly)" >&2
+    exit 1
+  fi
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "fuzz: installing cargo-fuzz"
