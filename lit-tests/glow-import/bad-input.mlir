@@ -66,6 +66,16 @@
 // RUN: not glow-import %t/ct-kernel.onnx 2>&1 | FileCheck %s --check-prefix=CT-KERNEL
 // CT-KERNEL: glow-import: error: node 'up' (ConvTranspose): 'kernel_shape' [2, 2] does not match the filter's spatial shape [3, 3]
 
+// Trilu over a matrix larger than the mask limit, and a BitShift direction that is
+// neither LEFT nor RIGHT.
+// RUN: %python %S/Inputs/models.py trilu-too-large %t/trilu.onnx
+// RUN: not glow-import %t/trilu.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=TRILU
+// RUN: not test -e %t/out.mlir
+// TRILU: glow-import: error: node 'tri' (Trilu): a 5000x5000 matrix exceeds the mask limit of 16777216 elements
+// RUN: %python %S/Inputs/models.py bitshift-direction %t/shift.onnx
+// RUN: not glow-import %t/shift.onnx 2>&1 | FileCheck %s --check-prefix=SHIFT
+// SHIFT: glow-import: error: node 'shift' (BitShift): 'direction' must be LEFT or RIGHT, got 'UP'
+
 // raw_data shorter than the dims need.
 // RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
 // RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW

@@ -207,6 +207,12 @@ def main():
         m = model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", kernel_shape=[2, 2])],
                   [value("x", TensorProto.FLOAT, [1, 2, 3, 3])], [value("y", TensorProto.FLOAT, None)],
                   [weight("w", 2, 1, 3, 3)])
+    elif kind == "trilu-too-large":
+        m = model([helper.make_node("Trilu", ["x"], ["y"], name="tri")],
+                  [value("x", TensorProto.FLOAT, [5000, 5000])], [value("y", TensorProto.FLOAT, None)])
+    elif kind == "bitshift-direction":
+        m = model([helper.make_node("BitShift", ["u", "u"], ["y"], name="shift", direction="UP")],
+                  [value("u", TensorProto.UINT8, [3])], [value("y", TensorProto.UINT8, None)])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)
