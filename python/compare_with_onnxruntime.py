@@ -4,9 +4,12 @@ output: max |glow - ort| and that divided by max |ort| (the issue's 1e-4 bound).
 
 Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--seed N]
                                    [--int-high N] [--bin DIR] [--tolerance 1e-4]
+                                   [--via-mlir]
 
 Float inputs are standard normal; integer inputs (token ids, masks) uniform in
 [0, --int-high). Exits 1 if an output differs by more than the tolerance.
+--via-mlir imports the model to a `.mlir` text file first (glow-import) and runs that
+file, feeding inputs by their ONNX names: the way users work with glow-opt pipelines.
 """
 import argparse
 import pathlib
@@ -28,6 +31,8 @@ def main():
     parser.add_argument("--int-high", type=int, default=2)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
+    parser.add_argument("--via-mlir", action="store_true",
+                        help="run the model's glow-import text output instead of the .onnx file")
     arguments = parser.parse_args()
 
     session = ort.InferenceSession(arguments.model, providers=["CPUExecutionProvider"])
@@ -49,8 +54,16 @@ def main():
 
     with tempfile.TemporaryDirectory() as folder:
         folder = pathlib.Path(folder)
-        command = [pathlib.Path(arguments.bin) / "glow-run", arguments.model,
-                   "--output-dir", folder / "out"]
+        model = arguments.model
+        if arguments.via_mlir:
+            model = folder / "model.mlir"
+            shapes = [a for text in arguments.input_shape for a in ("--input-shape", text)]
+            imported = subprocess.run([pathlib.Path(arguments.bin) / "glow-import", arguments.model,
+                                       "-o", model, *shapes], capture_output=True, text=True)
+            if imported.returncode != 0:
+                print(f"glow-import failed: {imported.stderr.strip()}")
+                return 1
+        command = [pathlib.Path(arguments.bin) / "glow-run", model, "--output-dir", folder / "out"]
         for name, array in feeds.items():
             np.save(folder / f"{name}.npy", array)
             command += ["--input", f"{name}={folder / (name + '.npy')}"]

@@ -9,7 +9,8 @@ Also imports the real architectures the wheel ships with constant weights
 A case is in scope when its opset is supported and every node of its graph has a
 supported op type; its graph inputs are pinned to the shapes of its first data set (as
 a user would with --input-shape). A case counts as imported when glow-import exits 0
-(its output verified) and the function's result shapes equal the shapes of the case's
+(its output verified and read back bit for bit from text, generic text and bytecode:
+`--verify-roundtrip`) and the function's result shapes equal the shapes of the case's
 expected outputs. A case that fails with glow-import's own word that a feature is
 not supported (a parameter given as a runtime input where Glow's static shapes need a
 constant, a training-only output, ...) is listed as such; any other failure is a bug,
@@ -99,7 +100,7 @@ def run_case(glow_import, folder):
     data = input_data(folder, model)
     frozen = []
     while True:
-        command = [glow_import, str(folder / "model.onnx")]
+        command = [glow_import, str(folder / "model.onnx"), "--verify-roundtrip"]
         for name, (path, dims) in data.items():
             if name in frozen:
                 command += ["--freeze-input", f"{name}={path}"]
@@ -191,7 +192,8 @@ def main():
     light = sorted((pathlib.Path(onnx.__file__).parent / "backend" / "test" / "data" / "light").glob("*.onnx"))
     light_ok = 0
     for path in light:
-        result = subprocess.run([arguments.glow_import, str(path)], stdout=subprocess.DEVNULL,
+        result = subprocess.run([arguments.glow_import, str(path), "--verify-roundtrip"],
+                                stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, timeout=600)
         if result.returncode == 0:
             light_ok += 1

@@ -17,9 +17,10 @@
 // RUN: mlir-opt --allow-unregistered-dialect %t/cnn.mlirbc | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM: "glow.graph.conv2d"(%arg0, %{{.*}}, %{{.*}}) {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
 // RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.random.default_rng(3).standard_normal((1, 3, 16, 16)).astype(np.float32))"
-// RUN: glow-run %t/cnn.mlirbc --input input0=%t/x.npy --output-dir %t/bc
-// RUN: glow-run %t/cnn.mlir --input input0=%t/x.npy --output-dir %t/text
-// RUN: cmp %t/bc/output0.npy %t/text/output0.npy
+// The ports keep their ONNX names (x, prob) through text and bytecode.
+// RUN: glow-run %t/cnn.mlirbc --input x=%t/x.npy --output-dir %t/bc
+// RUN: glow-run %t/cnn.mlir --input x=%t/x.npy --output-dir %t/text
+// RUN: cmp %t/bc/prob.npy %t/text/prob.npy
 
 // Truncated bytecode: a located error, exit code 1, no outputs.
 // RUN: head -c 3000 %t/cnn.mlirbc > %t/truncated.mlirbc

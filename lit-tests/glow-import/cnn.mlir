@@ -7,7 +7,7 @@
 // RUN: glow-opt %t.mlir --verify-each -o /dev/null
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[X:.*]]: tensor<2x3x16x16xf32>) -> tensor<2x10xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x16x16xf32> {glow.name = "x"}) -> (tensor<2x10xf32> {glow.name = "prob"})
 // CHECK: glow.graph.constant dense_resource<{{.*}}> : tensor<8x3x3x3xf32>
 // CHECK: glow.graph.conv2d %[[X]], %{{.*}}, %{{.*}} strides [2, 2] pads [1, 1, 1, 1] : (tensor<2x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8xf32>
 // CHECK: glow.graph.batch_norm %{{.*}} epsilon 1.000000e-03 : tensor<2x8x8x8xf32>, tensor<8xf32>

@@ -5,7 +5,7 @@
 // RUN: glow-import %t.onnx --input-shape ids=2x8 --input-shape mask=2x8 | FileCheck %s
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: (%[[IDS:.*]]: tensor<2x8xi64>, %[[MASK:.*]]: tensor<2x8xi64>) -> tensor<2x8x16xf32>
+// CHECK-SAME: (%[[IDS:.*]]: tensor<2x8xi64> {glow.name = "ids"}, %[[MASK:.*]]: tensor<2x8xi64> {glow.name = "mask"}) -> (tensor<2x8x16xf32> {glow.name = "out"})
 // CHECK: glow.graph.gather %{{.*}}, %[[IDS]] : (tensor<50x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
 // CHECK: glow.graph.layer_norm %{{.*}} axis 2 epsilon 9.99999996E-13 : tensor<2x8x16xf32>, tensor<16xf32>
 // A shared weight matrix: the batch folds into the rows of one matmul.

@@ -5,7 +5,7 @@
 // RUN: %python %S/Inputs/models.py qdq %t.onnx
 // RUN: glow-import %t.onnx | FileCheck %s
 
-// CHECK-LABEL: func.func @main(%arg0: tensor<2x3xui8>) -> tensor<2x2xf32>
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x3xui8> {glow.name = "img"}) -> (tensor<2x2xf32> {glow.name = "y"})
 // CHECK: %[[B:.*]] = tensor.bitcast %arg0 : tensor<2x3xui8> to tensor<2x3xi8>
 // CHECK: %[[S:.*]] = quant.scast %[[B]] : tensor<2x3xi8> to tensor<2x3x!quant.uniform<u8:f32, 0.05000000074505806:128>>
 // CHECK: %[[X:.*]] = glow.quant.dequantize %[[S]] : tensor<2x3x!quant.uniform<u8:f32, 0.05000000074505806:128>> -> tensor<2x3xf32>

@@ -91,6 +91,8 @@ pub fn register_glow_passes() {
         }
         // SAFETY: registers a C++ pass in MLIR's global registry, once.
         unsafe { glow_dialects::ffi::glowRegisterMathApproximationPass() };
+        // SAFETY: as above.
+        unsafe { glow_dialects::ffi::glowRegisterVerifyRoundTripPass() };
         let c = |text: &str| std::ffi::CString::new(text).expect("no NUL bytes");
         let (name, description, pipeline) = (
             c("glow-cpu-pipeline"),

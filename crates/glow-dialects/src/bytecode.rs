@@ -36,3 +36,23 @@ pub fn write(module: &Module) -> Result<Vec<u8>, String> {
     }
     Ok(bytes)
 }
+
+/// Checks that `module` reads back bit for bit from custom-form text, generic-form
+/// text and [`write`]'s bytecode (`glow::verifyRoundTrip` in
+/// `dialects/lib/CAPI/RoundTrip.cpp`); the error names the form and the first line
+/// that differs.
+pub fn verify_round_trip(module: &Module) -> Result<(), String> {
+    let mut message = Vec::new();
+    // SAFETY: a live module; `collect` only appends to `message`, which outlives the call.
+    let result = unsafe {
+        crate::ffi::glowVerifyRoundTrip(
+            module.as_operation().to_raw(),
+            Some(collect),
+            &mut message as *mut Vec<u8> as *mut c_void,
+        )
+    };
+    if result.value == 0 {
+        return Err(String::from_utf8_lossy(&message).into_owned());
+    }
+    Ok(())
+}

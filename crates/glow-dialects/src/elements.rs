@@ -36,9 +36,34 @@ pub fn f32_values(attribute: Attribute, count: usize) -> Option<Vec<f32>> {
     None
 }
 
-/// A `dense<...>` attribute of `type` from raw little-endian element bytes.
+/// A `dense<...>` attribute of `type` from raw little-endian element bytes. Equal
+/// elements make a splat, as MLIR's parser and `DenseElementsAttr::get` make them, so
+/// equal constants are one attribute (CSE, folding) and print and parse back alike.
 pub fn dense_elements<'c>(r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
-    // SAFETY: the buffer holds the element data of `type` and is copied by MLIR.
+    // SAFETY: querying a shaped type.
+    let (count, element) = unsafe {
+        let raw = r#type.to_raw();
+        let count: i64 = (0..mlir_sys::mlirShapedTypeGetRank(raw))
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
+            .product();
+        (count as usize, mlir_sys::mlirShapedTypeGetElementType(raw))
+    };
+    // SAFETY: a type query on a valid type.
+    let is_bool = unsafe { mlir_sys::mlirTypeIsAInteger(element) }
+        && unsafe { mlir_sys::mlirIntegerTypeGetWidth(element) } == 1;
+    let bytes = if count > 1 && !is_bool && bytes.len().is_multiple_of(count) {
+        let width = bytes.len() / count;
+        let first = &bytes[..width];
+        if bytes.chunks_exact(width).all(|chunk| chunk == first) {
+            first
+        } else {
+            bytes
+        }
+    } else {
+        bytes
+    };
+    // SAFETY: the buffer holds the element data of `type` (or one element of it, which
+    // MLIR reads as a splat) and is copied by MLIR.
     unsafe {
         Attribute::from_raw(mlir_sys::mlirDenseElementsAttrRawBufferGet(
             r#type.to_raw(),

@@ -73,9 +73,20 @@ unsafe extern "C" {
     /// approximations of erf / exp / tanh).
     pub fn glowRegisterMathApproximationPass();
 
+    /// Registers the C++ pass `glow-verify-roundtrip`.
+    pub fn glowRegisterVerifyRoundTripPass();
+
     /// Writes `module` as bytecode that reads back although the Glow dialects'
     /// namespaces hold dots (see `bytecode`).
     pub fn glowWritePortableBytecode(
+        module: mlir_sys::MlirOperation,
+        callback: mlir_sys::MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> mlir_sys::MlirLogicalResult;
+
+    /// Checks that `module` reads back bit for bit from text, generic text and
+    /// portable bytecode; on failure passes the reason to `callback`.
+    pub fn glowVerifyRoundTrip(
         module: mlir_sys::MlirOperation,
         callback: mlir_sys::MlirStringCallback,
         user_data: *mut c_void,

@@ -9,6 +9,7 @@ pub mod bytecode;
 pub mod elements;
 pub mod ffi;
 pub mod ods;
+pub mod port_names;
 pub mod quant_types;
 pub mod registration;
 

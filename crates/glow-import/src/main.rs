@@ -52,6 +52,11 @@ struct Arguments {
     /// List the supported ONNX op types (and, first, the supported opset range) and exit.
     #[arg(long)]
     list_supported: bool,
+    /// Check that the module reads back bit for bit from text, generic text and
+    /// bytecode (MLIR's --verify-roundtrip, with Glow's portable bytecode); fail with
+    /// the first difference otherwise.
+    #[arg(long)]
+    verify_roundtrip: bool,
     /// Name of the generated function.
     #[arg(long, default_value = "main")]
     function_name: String,
@@ -197,6 +202,10 @@ fn run(arguments: Arguments) -> Result<()> {
         bar.finish_and_clear();
     }
     let module = module?;
+    if arguments.verify_roundtrip {
+        glow_dialects::bytecode::verify_round_trip(&module)
+            .map_err(|reason| anyhow::anyhow!("round trip failed: {reason}"))?;
+    }
 
     let bytes = if arguments.emit_bytecode {
         // Written around MLIR 22's mangling of dotted dialect names

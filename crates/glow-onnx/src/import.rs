@@ -453,6 +453,11 @@ pub fn import_model_with_progress<'c>(
                 TypeAttribute::new(function_type.into()).to_raw(),
             );
         }
+        // The ONNX names travel with the function, so runners of the printed module
+        // still accept `--input input_ids=...`.
+        let input_names: Vec<String> = arguments.iter().map(|(n, _, _)| n.clone()).collect();
+        let output_names: Vec<String> = graph.output.iter().map(|o| o.name().to_string()).collect();
+        glow_dialects::port_names::set_port_names(function, &input_names, &output_names);
         diagnostics.borrow_mut().clear();
         report(Progress::Verifying);
         if !module.as_operation().verify() {

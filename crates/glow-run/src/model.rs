@@ -45,7 +45,7 @@ pub struct ModelSource<'s> {
 }
 
 /// A loaded model: the module, and the ONNX names of the entry's inputs and outputs
-/// (empty for `.mlir` modules, whose ports are then named input0, output0, ...).
+/// (for `.mlir` modules, their `glow.name` attributes, else input0, output0, ...).
 pub struct LoadedModel<'c> {
     /// The module (glow.graph).
     pub module: Module<'c>,
@@ -134,7 +134,20 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
         }
         // SAFETY: a freshly parsed module, owned from here on.
         let module = unsafe { Module::from_raw(parsed) };
-        (module, Vec::new(), Vec::new())
+        // Ports keep the names glow-import gave them (`{glow.name = ...}`); others are
+        // input<i> / output<i>.
+        let (inputs, outputs) = match find_function(&module, source.function) {
+            Ok(function) => glow_dialects::port_names::port_names(function),
+            Err(_) => Default::default(),
+        };
+        let named = |names: Vec<Option<String>>, what: &str| -> Vec<String> {
+            names
+                .into_iter()
+                .enumerate()
+                .map(|(i, name)| name.unwrap_or_else(|| format!("{what}{i}")))
+                .collect()
+        };
+        (module, named(inputs, "input"), named(outputs, "output"))
     };
 
     Ok(LoadedModel {

@@ -1,19 +1,24 @@
 //===- OptMain.cpp - MLIR's mlir-opt driver behind glow-opt --------------===//
 //
-// MlirOptMain as is, except for `--emit-bytecode`: MLIR 22's bytecode writer
-// mangles the dotted Glow dialect names (see PortableBytecode.cpp), so glow-opt
-// runs the pipeline to text (with locations) and writes that module through
-// glow::writePortableBytecode instead.
+// MlirOptMain as is, except where MLIR 22's bytecode writer would mangle the dotted
+// Glow dialect names (see PortableBytecode.cpp):
+// - `--emit-bytecode`: glow-opt runs the pipeline to text (with locations) and writes
+//   that module through glow::writePortableBytecode instead;
+// - `--verify-roundtrip`: instead of MLIR's check (standard bytecode reader), the
+//   pipeline ends with `glow-verify-roundtrip` (RoundTrip.cpp), which checks the
+//   pipeline's result in memory through text, generic text and portable bytecode.
 //
 //===----------------------------------------------------------------------===//
 
 #include "glow-c/OptMain.h"
 #include "glow/PortableBytecode.h"
+#include "glow/RoundTrip.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
@@ -59,11 +64,40 @@ static int emitPortableBytecode(MlirOptMainConfig config, llvm::StringRef inputF
   return 0;
 }
 
+/// MlirOptMain on the given files with `config` (the argv form would rebuild the
+/// configuration from the command line).
+static int runWithConfig(const MlirOptMainConfig &config, llvm::StringRef inputFilename,
+                         llvm::StringRef outputFilename, DialectRegistry &registry) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &errorMessage);
+  if (!output)
+    return fail(errorMessage);
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
+}
+
 int glowMlirOptMain(int argc, char **argv, MlirDialectRegistry registry) {
   DialectRegistry &dialects = *unwrap(registry);
   auto [inputFilename, outputFilename] =
       registerAndParseCLIOptions(argc, argv, "Glow modular optimizer driver\n", dialects);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldVerifyRoundtrip()) {
+    config.verifyRoundtrip(false);
+    MlirOptMainConfig commandLine = config;
+    config.setPassPipelineSetupFn([commandLine](PassManager &pm) {
+      if (failed(commandLine.setupPassPipeline(pm)))
+        return failure();
+      pm.addPass(glow::createVerifyRoundTripPass());
+      return success();
+    });
+    if (!config.shouldEmitBytecode())
+      return runWithConfig(config, inputFilename, outputFilename, dialects);
+  }
   if (config.shouldEmitBytecode())
     return emitPortableBytecode(config, inputFilename, outputFilename, dialects);
   return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, dialects));

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/Support/Error.h"
 
 #include <cmath>
 #include "mlir/IR/Builders.h"
@@ -165,7 +166,41 @@ LogicalResult SplatOp::verify() {
   return success();
 }
 
-/// `glow.graph.splat 0.5 : tensor<4xf32>`: the literal takes the element type.
+/// The float `spelling` (an optional '-' and a number token) in `semantics`, as
+/// MLIR's own attribute parser reads it: a hexadecimal literal is the bit pattern
+/// (how the printer writes inf, NaN payloads and values without a short decimal
+/// form), anything else a decimal rounded once, to nearest even, in the target type.
+static FailureOr<APFloat> parseFloatSpelling(OpAsmParser &parser, SMLoc loc,
+                                             StringRef spelling,
+                                             const llvm::fltSemantics &semantics) {
+  bool negative = spelling.consume_front("-");
+  spelling = spelling.ltrim();
+  if (spelling.starts_with_insensitive("0x")) {
+    if (negative)
+      return parser.emitError(loc, "hexadecimal float literal should not have a leading "
+                                   "minus (the sign is part of the bit pattern)");
+    APInt bits;
+    unsigned width = APFloat::getSizeInBits(semantics);
+    if (spelling.drop_front(2).getAsInteger(16, bits) || bits.getActiveBits() > width)
+      return parser.emitError(loc, "hexadecimal float literal does not fit in ")
+             << width << " bits";
+    return APFloat(semantics, bits.zextOrTrunc(width));
+  }
+  APFloat value(semantics);
+  auto status = value.convertFromString(spelling, APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    return parser.emitError(loc, "invalid float literal '") << spelling << "'";
+  }
+  if (negative)
+    value.changeSign();
+  return value;
+}
+
+/// `glow.graph.splat 0.5 : tensor<4xf32>`: the literal takes the element type. Float
+/// literals are read from their spelling once the type is known, so every value the
+/// printer writes (decimal, or hexadecimal bits for -inf, NaN, ...) reads back to the
+/// same bits.
 ParseResult SplatOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc literalLoc = parser.getCurrentLocation();
   APInt integer;
@@ -184,13 +219,13 @@ ParseResult SplatOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   if (!boolean && !isInteger.has_value() && parser.parseFloat(real))
     return failure();
-  if (negative) {
-    if (isInteger.has_value()) {
-      integer = integer.sext(integer.getBitWidth() + 1);
-      integer.negate();
-    } else {
-      real = -real;
-    }
+  // The literal as written: from its first character to the next token.
+  const char *literalEnd = parser.getCurrentLocation().getPointer();
+  StringRef spelling =
+      StringRef(literalLoc.getPointer(), literalEnd - literalLoc.getPointer()).trim();
+  if (negative && isInteger.has_value()) {
+    integer = integer.sext(integer.getBitWidth() + 1);
+    integer.negate();
   }
   RankedTensorType type;
   if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColonType(type))
@@ -201,9 +236,11 @@ ParseResult SplatOp::parse(OpAsmParser &parser, OperationState &result) {
   if (auto floatType = dyn_cast<FloatType>(element)) {
     if (boolean)
       return parser.emitError(literalLoc, "boolean literal for element type ") << element;
-    if (isInteger.has_value())
-      real = static_cast<double>(integer.getSExtValue());
-    value = FloatAttr::get(floatType, real);
+    FailureOr<APFloat> parsed =
+        parseFloatSpelling(parser, literalLoc, spelling, floatType.getFloatSemantics());
+    if (failed(parsed))
+      return failure();
+    value = FloatAttr::get(floatType, *parsed);
   } else if (auto intType = dyn_cast<IntegerType>(element)) {
     unsigned width = intType.getWidth();
     if (boolean) {
@@ -232,6 +269,31 @@ void SplatOp::print(OpAsmPrinter &printer) {
 
 OpFoldResult SplatOp::fold(FoldAdaptor) {
   return SplatElementsAttr::get(getType(), getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// resize: `scales [..]` and `roi [..]` with exact float literals
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseExactFloats(OpAsmParser &parser, DenseF64ArrayAttr &attribute) {
+  SmallVector<double> values;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+        APFloat value(0.0);
+        if (parser.parseFloat(APFloat::IEEEdouble(), value))
+          return failure();
+        values.push_back(value.convertToDouble());
+        return success();
+      }))
+    return failure();
+  attribute = DenseF64ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+static void printExactFloats(OpAsmPrinter &printer, Operation *, DenseF64ArrayAttr attribute) {
+  printer << '[';
+  llvm::interleaveComma(attribute.asArrayRef(), printer,
+                        [&](double value) { printer.printFloat(APFloat(value)); });
+  printer << ']';
 }
 
 //===----------------------------------------------------------------------===//

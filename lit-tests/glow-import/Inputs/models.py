@@ -54,9 +54,10 @@ def cnn():
                  [value("prob", TensorProto.FLOAT, ["N", 10])], init)
 
 
-def encoder():
+def encoder(fill=-1e4):
     """A transformer-encoder slice: embedding Gather, 3-D MatMul, LayerNormalization,
-    exact Gelu via Erf, attention-mask Where, Softmax over the last axis."""
+    exact Gelu via Erf, attention-mask Where (masked scores set to `fill`), Softmax
+    over the last axis."""
     hidden, seq, vocab = 16, 8, 50
     nodes = [
         helper.make_node("Gather", ["table", "ids"], ["emb"], name="embed", axis=0),
@@ -77,7 +78,7 @@ def encoder():
     ]
     init = [weight("table", vocab, hidden), weight("g", hidden), weight("beta", hidden),
             weight("wq", hidden, hidden), ints("axes1", [1]),
-            numpy_helper.from_array(np.array(-1e4, dtype=np.float32), "neg"),
+            numpy_helper.from_array(np.array(fill, dtype=np.float32), "neg"),
             numpy_helper.from_array(np.array(np.sqrt(2), dtype=np.float32), "sqrt2"),
             numpy_helper.from_array(np.array(1, dtype=np.float32), "one"),
             numpy_helper.from_array(np.array(0.5, dtype=np.float32), "halfc")]
@@ -129,6 +130,10 @@ def main():
         m = cnn()
     elif kind == "encoder":
         m = encoder()
+    elif kind == "encoder-inf":
+        # Masked scores set to -inf, as Hugging Face exports do: the text form must
+        # keep the value exactly (it prints as the hex float 0xFF800000).
+        m = encoder(fill=-np.inf)
     elif kind == "qdq":
         # onnxruntime-quantizer style: activations through Q/DQ, int8 weights with
         # per-channel DequantizeLinear, and a uint8 image input dequantized directly.
