@@ -31,6 +31,8 @@ def main():
     parser.add_argument("--int-high", type=int, default=2)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
+    parser.add_argument("--check-top1", action="store_true",
+                        help="also require the same argmax along the last axis of each output")
     parser.add_argument("--via-mlir", action="store_true",
                         help="run the model's glow-import text output instead of the .onnx file")
     arguments = parser.parse_args()
@@ -84,6 +86,11 @@ def main():
         scale = float(np.max(np.abs(reference))) if reference.size else 0.0
         ratio = difference / scale if scale else difference
         worst = max(worst, ratio)
+        if arguments.check_top1 and got.size:
+            same = np.argmax(got, axis=-1) == np.argmax(reference, axis=-1)
+            print(f"output {name}: top-1 {'equal' if same.all() else 'DIFFERS'}")
+            if not same.all():
+                worst = float("inf")
         print(f"output {name}: {reference.size} values, max |glow - ort| = {difference:.3g}, "
               f"max |ort| = {scale:.3g}, ratio = {ratio:.3g}")
     print(f"{'PASS' if worst <= arguments.tolerance else 'FAIL'}: worst ratio {worst:.3g} "

@@ -12,6 +12,7 @@ pub mod framework;
 pub mod graph_optimize;
 pub mod lower_nodes;
 pub mod memory_plan;
+pub mod quantization;
 pub mod to_linalg;
 
 pub use framework::{run_pipeline, PipelineError};
@@ -21,6 +22,7 @@ use std::sync::Once;
 pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &graph_optimize::GRAPH_OPTIMIZE,
     &lower_nodes::LOWER_NODES,
+    &quantization::QUANTIZATION_FOLDING,
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &cpu_schedule::TILE_AND_VECTORIZE,
@@ -35,7 +37,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
 /// elementwise fusion, pads written in place.
 macro_rules! tensor_stages {
     () => {
-        "func.func(glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last,glow-graph-to-linalg),\
+        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last,glow-graph-to-linalg),\
 canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
 one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"

@@ -45,6 +45,11 @@ pub struct Slot<'c, 'a> {
     pub constant: Option<Rc<TensorData>>,
     /// Quantization parameters when the value is a `!quant.uniform` tensor.
     pub quantization: Option<Rc<Quantization>>,
+    /// For a constant DequantizeLinear made of quantized data (int8 weights, int32
+    /// biases): that data and its parameters. `constant` holds the dequantized floats
+    /// for import-time folding; `materialize` emits the quantized constant and a
+    /// dequantize, which glow-quantization-folding turns into integer compute.
+    pub quantized_constant: Option<Rc<(TensorData, Quantization)>>,
 }
 
 impl<'c, 'a> Slot<'c, 'a> {
@@ -56,6 +61,7 @@ impl<'c, 'a> Slot<'c, 'a> {
             value: Some(value),
             constant: None,
             quantization: None,
+            quantized_constant: None,
         }
     }
 
@@ -67,7 +73,20 @@ impl<'c, 'a> Slot<'c, 'a> {
             value: None,
             constant: Some(Rc::new(data)),
             quantization: None,
+            quantized_constant: None,
         }
+    }
+
+    /// The constant `floats`, dequantized at import time from `storage` with
+    /// `quantization` (see [`Self::quantized_constant`]).
+    pub fn dequantized_constant(
+        floats: TensorData,
+        storage: TensorData,
+        quantization: Quantization,
+    ) -> Self {
+        let mut slot = Self::constant(floats);
+        slot.quantized_constant = Some(Rc::new((storage, quantization)));
+        slot
     }
 }
 
@@ -155,6 +174,9 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
         if let Some(value) = slot.value {
             return Ok(value);
         }
+        if let Some(quantized) = &slot.quantized_constant {
+            return Ok(self.dequantized_value(&quantized.0, &quantized.1));
+        }
         let data = slot
             .constant
             .as_ref()
@@ -162,6 +184,38 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
         let attribute = self.elements_attribute(data);
         let r#type = self.tensor_type(&data.dims, data.element);
         Ok(self.emit(glow_graph::constant(self.context, r#type, attribute, self.location).into()))
+    }
+
+    /// `glow.quant.dequantize(quant.scast(glow.graph.constant storage))`: the float
+    /// value of quantized constant data, kept quantized in the IR.
+    fn dequantized_value(&mut self, storage: &TensorData, q: &Quantization) -> Value<'c, 'a> {
+        use glow_dialects::ods::glow_quant;
+        use melior::ir::operation::OperationBuilder;
+        // quant.scast takes the signless storage integer; the bytes are the same.
+        let signless = match storage.element {
+            Element::U8 => Element::I8,
+            Element::U16 => Element::I16,
+            Element::U32 => Element::I32,
+            other => other,
+        };
+        let raw = TensorData {
+            element: signless,
+            ..storage.clone()
+        };
+        let attribute = self.elements_attribute(&raw);
+        let storage_type = self.tensor_type(&storage.dims, signless);
+        let constant = self.emit(
+            glow_graph::constant(self.context, storage_type, attribute, self.location).into(),
+        );
+        let quantized_type = self.quantized_tensor_type(&storage.dims, storage.element, q);
+        let cast = OperationBuilder::new("quant.scast", self.location)
+            .add_operands(&[constant])
+            .add_results(&[quantized_type])
+            .build()
+            .expect("quant.scast of a storage tensor");
+        let cast = self.emit(cast);
+        let float_type = self.tensor_type(&storage.dims, q.expressed);
+        self.emit(glow_quant::dequantize(self.context, float_type, cast, self.location).into())
     }
 
     /// An elements attribute holding `data`: inline when small, a `dense_resource`

@@ -87,6 +87,51 @@ def encoder(fill=-1e4):
                  [value("out", TensorProto.FLOAT, ["batch", "seq", hidden])], init)
 
 
+def small_cnn():
+    """Conv + ReLU, a depthwise conv, a residual Add, MaxPool, GlobalAveragePool, Gemm:
+    the layer kinds of ResNet / MobileNet, for quantization tests."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="depthwise", pads=[1, 1, 1, 1], group=8),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], name="pointwise"),
+        helper.make_node("Add", ["c3", "r1"], ["s"], name="residual"),
+        helper.make_node("Relu", ["s"], ["r3"], name="relu3"),
+        helper.make_node("MaxPool", ["r3"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["p"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
+    ]
+    init = [weight("w1", 8, 3, 3, 3), weight("b1", 8), weight("w2", 8, 1, 3, 3), weight("b2", 8),
+            weight("w3", 8, 8, 1, 1), weight("b3", 8), weight("fc", 10, 8), weight("fcb", 10)]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+                 [value("y", TensorProto.FLOAT, [1, 10])], init)
+
+
+def quantized_with_onnxruntime(float_model, path, seed=1):
+    """`float_model` through onnxruntime's quantize_static (QDQ, per-channel int8
+    weights, uint8 activations) with 8 random calibration samples."""
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+
+    class Samples(CalibrationDataReader):
+        def __init__(self):
+            generator = np.random.default_rng(seed)
+            shape = [d.dim_value for d in float_model.graph.input[0].type.tensor_type.shape.dim]
+            name = float_model.graph.input[0].name
+            self.samples = iter([{name: generator.standard_normal(shape).astype(np.float32)}
+                                 for _ in range(8)])
+
+        def get_next(self):
+            return next(self.samples, None)
+
+    float_path = path + ".float.onnx"
+    onnx.save(float_model, float_path)
+    quantize_static(float_path, path, Samples(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+
+
 def external(location):
     """One initializer stored as external data at `location`."""
     tensor = weight("w", 4)
@@ -134,6 +179,11 @@ def main():
         # Masked scores set to -inf, as Hugging Face exports do: the text form must
         # keep the value exactly (it prints as the hex float 0xFF800000).
         m = encoder(fill=-np.inf)
+    elif kind == "small-cnn":
+        m = small_cnn()
+    elif kind == "small-cnn-int8":
+        quantized_with_onnxruntime(small_cnn(), path)
+        return
     elif kind == "qdq":
         # onnxruntime-quantizer style: activations through Q/DQ, int8 weights with
         # per-channel DequantizeLinear, and a uint8 image input dequantized directly.

@@ -24,6 +24,8 @@ pub mod half_precision;
 pub mod indexing;
 pub mod local_response_norm;
 pub mod quantization;
+pub mod quantized_contraction;
+pub mod quantized_elementwise;
 pub mod remainder_and_shifts;
 pub mod resize;
 pub mod rules;
@@ -46,12 +48,16 @@ pub static GRAPH_TO_LINALG: PassDefinition = PassDefinition {
     anchor: Some("func.func"),
     options: &[],
     dependent_dialects: || {
-        vec![
+        let mut dialects = vec![
             DialectHandle::linalg(),
             DialectHandle::tensor(),
             DialectHandle::arith(),
             DialectHandle::scf(),
-        ]
+            // SAFETY: a static descriptor of a dialect linked into the binary.
+            unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()) },
+        ];
+        dialects.extend(glow_dialects::glow_dialect_handles());
+        dialects
     },
     validate: |_: &PassOptions| Ok(()),
     run,
@@ -69,6 +75,13 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             &quantization::QUANTIZE,
             &quantization::DEQUANTIZE,
             &quantization::RESCALE,
+            &quantized_contraction::QUANT_CONV2D,
+            &quantized_contraction::QUANT_FULLY_CONNECTED,
+            &quantized_contraction::QUANT_BATCH_MATMUL,
+            &quantized_elementwise::QUANT_ADD,
+            &quantized_elementwise::QUANT_MUL,
+            &quantized_elementwise::QUANT_LOOKUP_TABLE,
+            &quantized_elementwise::QUANT_AVG_POOL,
             &half_precision::CONV2D,
             &half_precision::MATMUL,
             &half_precision::BATCH_MATMUL,

@@ -204,6 +204,42 @@ fn storage_of<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
     Some(unsafe { Value::from_raw(storage.to_raw()) })
 }
 
+/// The signless storage tensor of the quantized tensor `value`: the operand of the
+/// quant.scast that produced it, or a new quant.scast (which the signless sweep
+/// removes once both sides are the same integers).
+pub(super) fn storage_value<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    value: Value<'c, '_>,
+) -> Option<Value<'c, 'r>> {
+    if let Some(storage) = storage_of(value) {
+        // SAFETY: the value lives in the IR being rewritten.
+        return Some(unsafe { Value::from_raw(storage.to_raw()) });
+    }
+    let (shape, element) = tensor_info(value)?;
+    let (width, _) = glow_dialects::quant_types::storage(element)?;
+    let storage = b.tensor(&shape, IntegerType::new(b.context, width).into());
+    let cast = OperationBuilder::new("quant.scast", b.location)
+        .add_operands(&[value])
+        .add_results(&[storage])
+        .build()
+        .ok()?;
+    Some(b.rewriter.insert(cast).result(0).ok()?.into())
+}
+
+/// `storage` viewed as the quantized tensor type `quantized` (quant.scast).
+pub(super) fn view_as_quantized<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    storage: Value<'c, '_>,
+    quantized: Type<'c>,
+) -> Option<Value<'c, 'r>> {
+    let cast = OperationBuilder::new("quant.scast", b.location)
+        .add_operands(&[storage])
+        .add_results(&[quantized])
+        .build()
+        .ok()?;
+    Some(b.rewriter.insert(cast).result(0).ok()?.into())
+}
+
 /// `storage` viewed as `quantized` (quant.scast).
 fn as_quantized<'c, 'r>(
     rewriter: &'r RewriterBase<'c, '_>,
@@ -244,13 +280,15 @@ fn quantize<'c>(
 
 /// The quantized operand of a dequantize / rescale: its storage integers, shape and
 /// quantization, and the op's result element type.
-fn quantized_operand<'c, 'a>(
-    op: melior::ir::OperationRef<'c, 'a>,
-) -> Option<(Value<'c, 'a>, Vec<i64>, UniformQuantization, Type<'c>)> {
+fn quantized_operand<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    op: melior::ir::OperationRef<'c, '_>,
+) -> Option<(Value<'c, 'r>, Vec<i64>, UniformQuantization, Type<'c>)> {
     let q = op.operand(0).ok()?;
     let (shape, quantized) = tensor_info(q)?;
     let (_, result_element) = tensor_info(op.result(0).ok()?.into())?;
-    Some((storage_of(q)?, shape, uniform(quantized)?, result_element))
+    let quantization = uniform(quantized)?;
+    Some((storage_value(b, q)?, shape, quantization, result_element))
 }
 
 fn dequantize<'c>(
@@ -258,10 +296,10 @@ fn dequantize<'c>(
     op: melior::ir::OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let Some((storage, shape, quantization, element)) = quantized_operand(op) else {
+    let b = LinalgBuilder::before(context, op, rewriter);
+    let Some((storage, shape, quantization, element)) = quantized_operand(&b, op) else {
         return false;
     };
-    let b = LinalgBuilder::before(context, op, rewriter);
     let converted = dequantize_values(&b, storage, &shape, &quantization, element);
     rewriter.replace_op_with_values(op, &[converted]);
     true
@@ -272,15 +310,15 @@ fn rescale<'c>(
     op: melior::ir::OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
+    let b = LinalgBuilder::before(context, op, rewriter);
     let (Ok(result), Some((storage, shape, from, quantized))) =
-        (op.result(0), quantized_operand(op))
+        (op.result(0), quantized_operand(&b, op))
     else {
         return false;
     };
     let Some(to) = uniform(quantized) else {
         return false;
     };
-    let b = LinalgBuilder::before(context, op, rewriter);
     let real = dequantize_values(&b, storage, &shape, &from, Type::float32(context));
     let stored = quantize_values(&b, real, &shape, &to);
     let Some(value) = as_quantized(rewriter, stored, result.r#type(), op.location()) else {

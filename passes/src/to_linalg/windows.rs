@@ -313,6 +313,9 @@ fn max_pool<'c>(
     let Some(pool) = pool_operands(op) else {
         return false;
     };
+    if glow_dialects::quant_types::storage(pool.element).is_some() {
+        return super::quantized_elementwise::quantized_max_pool(context, op, rewriter);
+    }
     let b = LinalgBuilder::before(context, op, rewriter);
     let lowest = scalar(context, pool.element, f64::NEG_INFINITY);
     let padded = pad_spatial(

@@ -422,7 +422,16 @@ fn transpose_2d<'c, 'a>(
 ) -> Result<Slot<'c, 'a>, String> {
     let shape = vec![slot.shape[1], slot.shape[0]];
     if let Some(data) = &slot.constant {
-        return Ok(Slot::constant(folding::transpose(data, &[1, 0])));
+        let floats = folding::transpose(data, &[1, 0]);
+        // A quantized constant stays one: its data transposed, its axis swapped.
+        if let Some(quantized) = &slot.quantized_constant {
+            let (storage, quantization) = &**quantized;
+            let mut quantization = quantization.clone();
+            quantization.axis = quantization.axis.map(|a| 1 - a);
+            let storage = folding::transpose(storage, &[1, 0]);
+            return Ok(Slot::dequantized_constant(floats, storage, quantization));
+        }
+        return Ok(Slot::constant(floats));
     }
     let value = cx.materialize(slot)?;
     let perm = cx.array_attr(&[1, 0]);

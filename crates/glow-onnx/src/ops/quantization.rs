@@ -1,6 +1,7 @@
 //! ONNX QDQ (QuantizeLinear / DequantizeLinear, as onnxruntime's quantizer writes them)
 //! into `glow.quant` ops on `!quant.uniform` tensors. Quantized constants feeding
-//! DequantizeLinear (int8 weights) are dequantized at import time; a runtime integer
+//! DequantizeLinear (int8 weights, int32 biases) stay quantized constants followed by
+//! a dequantize (their floats are also kept for import-time folding); a runtime integer
 //! tensor is reinterpreted with `quant.scast`.
 
 use crate::{
@@ -17,6 +18,7 @@ fn parameters(
     cx: &NodeContext,
     shape: &[i64],
     storage_default: Element,
+    allow_int32: bool,
 ) -> Result<(Quantization, Element), String> {
     if cx.attr_i("block_size", 0) > 0 {
         return Err("blocked quantization (block_size) is not supported".into());
@@ -37,9 +39,11 @@ fn parameters(
         };
         (vec![0; scales.len()], storage)
     };
-    if !matches!(storage, Element::I8 | Element::U8) {
+    let int32 = allow_int32 && storage == Element::I32;
+    if !matches!(storage, Element::I8 | Element::U8) && !int32 {
         return Err(format!(
-            "quantization to {storage:?} is not supported (only int8 and uint8)"
+            "quantization to {storage:?} is not supported (int8 and uint8 tensors, and \
+             int32 constants such as biases)"
         ));
     }
     if zero_points.len() != scales.len() || scales.is_empty() {
@@ -74,7 +78,7 @@ fn parameters(
 
 pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
-    let (quantization, storage) = parameters(cx, &x.shape, Element::U8)?;
+    let (quantization, storage) = parameters(cx, &x.shape, Element::U8, false)?;
     if x.element != quantization.expressed {
         return Err(format!(
             "input {:?} but scale {:?}",
@@ -91,12 +95,13 @@ pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c
 
 pub fn dequantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
-    let (quantization, storage) = parameters(cx, &x.shape, x.element)?;
+    let (quantization, storage) = parameters(cx, &x.shape, x.element, x.constant.is_some())?;
     let expressed = quantization.expressed;
     if storage != x.element {
         return Err(format!("zero point {storage:?} but input {:?}", x.element));
     }
-    // int8 weights: dequantize now.
+    // Quantized constants (int8 weights, int32 biases): the floats for import-time
+    // folding, and the data itself for integer compute.
     if let Some(data) = &x.constant {
         let values = data.to_i64s();
         let inner: usize = match quantization.axis {
@@ -116,11 +121,12 @@ pub fn dequantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<
                 (q - quantization.zero_points[c]) as f64 * quantization.scales[c]
             })
             .collect();
-        return Ok(vec![Slot::constant(TensorData::from_f64s(
-            expressed,
-            x.shape.clone(),
-            &floats,
-        ))]);
+        let floats = TensorData::from_f64s(expressed, x.shape.clone(), &floats);
+        return Ok(vec![Slot::dequantized_constant(
+            floats,
+            (**data).clone(),
+            quantization,
+        )]);
     }
     let quantized_type = cx.quantized_tensor_type(&x.shape, storage, &quantization);
     let value: Value = match (&x.quantization, x.value) {

@@ -11,6 +11,7 @@
 
 include "glow/Graph/GraphDialect.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Dialect/Quant/IR/QuantBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -22,6 +23,7 @@ def Glow_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 // comparisons, division and conversions keep their meaning).
 def Glow_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
 def Glow_IntegerTensor : StaticShapeTensorOf<[AnyInteger]>;
+def Glow_NumericOrQuantizedTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger, quant_QuantizedType]>;
 
 // Defaults are C++ constants (Graph.h) so type inference can use them too when an op
 // is built through the C API without the attribute.
@@ -127,22 +129,26 @@ def Glow_ConvTranspose2DOp : Glow_Graph_Op<"conv_transpose2d", [Pure, InferTypeO
   let hasVerifier = 1;
 }
 
-class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins)>
+class Glow_PoolOp<string mnemonic, string summaryText, dag extraArgs = (ins),
+                  TypeConstraint tensor = Glow_NumericTensor>
     : Glow_Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
-  let arguments = !con((ins Glow_NumericTensor:$input, DenseI64ArrayAttr:$kernel,
+  let arguments = !con((ins tensor:$input, DenseI64ArrayAttr:$kernel,
                             Glow_Pair:$strides, Glow_NoPads:$pads, Glow_Pair:$dilations,
                             UnitAttr:$channels_last),
                        extraArgs);
-  let results = (outs Glow_NumericTensor:$result);
+  let results = (outs tensor:$result);
   let hasVerifier = 1;
 }
 
-def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW or NHWC (Glow's MaxPool)"> {
+def Glow_MaxPoolOp : Glow_PoolOp<"max_pool", "2-D max pooling over NCHW or NHWC (Glow's MaxPool)",
+    (ins), Glow_NumericOrQuantizedTensor> {
   let description = [{
     `kernel`, `strides` and `dilations` are [h, w]; `pads` are [top, left, bottom,
     right]; padded positions never win the maximum. Integer inputs are allowed (ONNX
-    MaxPool takes int8/uint8). `channels_last`: NHWC input and result.
+    MaxPool takes int8/uint8), and `!quant.uniform` ones (the maximum of quantized
+    values is the quantized maximum; the result keeps the input's parameters).
+    `channels_last`: NHWC input and result.
 
     ```mlir
     %y = glow.graph.max_pool %x kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1]

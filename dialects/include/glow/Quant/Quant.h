@@ -2,6 +2,7 @@
 #ifndef GLOW_QUANT_QUANT_H
 #define GLOW_QUANT_QUANT_H
 
+#include "glow/Graph/Graph.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
