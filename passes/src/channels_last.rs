@@ -1,6 +1,7 @@
 //! `glow-channels-last`: the CPU layout choice, as Glow made it (its convolutions and
 //! pools were NHWC, the importer wrapped them in transposes): every NCHW conv2d of
-//! group 1 or depthwise, and every max_pool / avg_pool, becomes
+//! group 1 or depthwise (glow.graph or glow.quant), and every max_pool / avg_pool,
+//! becomes
 //! transpose(op{channels_last}(transpose(x, [0, 2, 3, 1])), [0, 3, 1, 2]); then the
 //! transposes sink below elementwise ops and cancel pairwise
 //! ([`crate::graph_optimize`]'s rules), so a network keeps NHWC between its layers and
@@ -51,6 +52,8 @@ layout_rules! {
     CONV2D_TO_CHANNELS_LAST => "glow.graph.conv2d",
     MAX_POOL_TO_CHANNELS_LAST => "glow.graph.max_pool",
     AVG_POOL_TO_CHANNELS_LAST => "glow.graph.avg_pool",
+    QUANT_CONV2D_TO_CHANNELS_LAST => "glow.quant.conv2d",
+    QUANT_AVG_POOL_TO_CHANNELS_LAST => "glow.quant.avg_pool",
 }
 
 /// NCHW -> NHWC.
@@ -92,7 +95,10 @@ fn rewrite<'c>(
     if x_shape.len() != 4 {
         return false;
     }
-    if op.name().as_string_ref().as_str() == Ok("glow.graph.conv2d") {
+    if matches!(
+        op.name().as_string_ref().as_str(),
+        Ok("glow.graph.conv2d" | "glow.quant.conv2d")
+    ) {
         // Only the groupings linalg has a channels-last convolution for.
         let group = op
             .attribute("group")
@@ -147,6 +153,8 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         &CONV2D_TO_CHANNELS_LAST,
         &MAX_POOL_TO_CHANNELS_LAST,
         &AVG_POOL_TO_CHANNELS_LAST,
+        &QUANT_CONV2D_TO_CHANNELS_LAST,
+        &QUANT_AVG_POOL_TO_CHANNELS_LAST,
         &COMPOSE_TRANSPOSES,
     ];
     rules.extend(SINK_RULES.iter().copied());

@@ -12,6 +12,7 @@ pub mod framework;
 pub mod graph_optimize;
 pub mod lower_nodes;
 pub mod memory_plan;
+pub mod quant_kernels;
 pub mod quantization;
 pub mod to_linalg;
 
@@ -23,6 +24,8 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &graph_optimize::GRAPH_OPTIMIZE,
     &lower_nodes::LOWER_NODES,
     &quantization::QUANTIZATION_FOLDING,
+    &quant_kernels::QUANT_KERNELS,
+    &quant_kernels::lower_dot4::LOWER_DOT4,
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &cpu_schedule::TILE_AND_VECTORIZE,
@@ -37,8 +40,8 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
 /// elementwise fusion, pads written in place.
 macro_rules! tensor_stages {
     () => {
-        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last,glow-graph-to-linalg),\
-canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
+        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
+glow-quant-kernels,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
 one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
     };
@@ -51,7 +54,7 @@ macro_rules! buffer_stages {
         concat!(
             "convert-bufferization-to-memref,scf-forall-to-for,\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
-func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{vector-contract-lowering=outerproduct},\
 finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
 convert-func-to-llvm",

@@ -329,5 +329,14 @@ LogicalResult QuantLookupTableOp::verify() {
   return success();
 }
 
+LogicalResult QuantDot4Op::verify() {
+  auto lanes = getAccumulator().getType().getDimSize(0);
+  auto bytes = getLhs().getType().getDimSize(0);
+  if (bytes != 4 * lanes)
+    return emitOpError("operands must have 4 bytes per accumulator lane: ")
+           << bytes << " bytes for " << lanes << " lanes";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "glow/Quant/QuantOps.cpp.inc"

@@ -7,7 +7,10 @@
 //! - the same for reshape: op(reshape(x)) -> reshape(op(x)), and
 //!   op(reshape(x), reshape(y)) -> reshape(op(x, y)) when x and y have one type
 //!
-//! A splat operand counts as moved (it is re-made in the source shape).
+//! A splat operand counts as moved (it is re-made in the source shape). The same
+//! rules apply to glow.quant's shape-preserving ops (add, mul, quantize, dequantize,
+//! rescale, lookup_table), whose result keeps its own element type (per-tensor
+//! quantized only: a per-axis type's axis would move).
 
 use super::compose_transposes::{defining_op, has_one_use, permutation};
 use crate::framework::Rule;
@@ -96,8 +99,14 @@ sink_rules! {
         SINK_TRANSPOSE_BELOW_GELU => "glow.graph.gelu",
         SINK_TRANSPOSE_BELOW_LEAKY_RELU => "glow.graph.leaky_relu",
         SINK_TRANSPOSE_BELOW_CLIP => "glow.graph.clip",
+        SINK_TRANSPOSE_BELOW_QUANTIZE => "glow.quant.quantize",
+        SINK_TRANSPOSE_BELOW_DEQUANTIZE => "glow.quant.dequantize",
+        SINK_TRANSPOSE_BELOW_RESCALE => "glow.quant.rescale",
+        SINK_TRANSPOSE_BELOW_LOOKUP_TABLE => "glow.quant.lookup_table",
     }
     binary: {
+        SINK_TRANSPOSES_BELOW_QUANT_ADD => "glow.quant.add",
+        SINK_TRANSPOSES_BELOW_QUANT_MUL => "glow.quant.mul",
         SINK_TRANSPOSES_BELOW_ADD => "glow.graph.add",
         SINK_TRANSPOSES_BELOW_SUB => "glow.graph.sub",
         SINK_TRANSPOSES_BELOW_MUL => "glow.graph.mul",
@@ -145,16 +154,40 @@ fn rewrite<'c>(
     let Some((movement, source)) = moved_from(input, kind) else {
         return false;
     };
-    if !has_one_use(input) {
+    if !has_one_use(input) || per_axis_quantized(op) {
         return false;
     }
+    let Some(r#type) = shaped_like(source, op) else {
+        return false;
+    };
     rewriter.set_insertion_point_before(op);
     // The op on the unmoved value: same attributes, the source's type.
     let moved = rewriter.clone_op(op);
     // SAFETY: the clone is alive and has operand 0; `source` dominates it.
     unsafe { mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, source.to_raw()) };
-    // Unary elementwise ops keep their operand's type: the new type is the source's.
-    move_result(context, op, moved, source.r#type(), &movement, rewriter)
+    // The source's shape, the op's result element type.
+    move_result(context, op, moved, r#type, &movement, rewriter)
+}
+
+/// A tensor type of `source`'s shape and `op`'s result element type.
+fn shaped_like<'c>(source: Value<'c, '_>, op: OperationRef<'c, '_>) -> Option<Type<'c>> {
+    use crate::lower_nodes::builder::tensor_info;
+    let (shape, _) = tensor_info(source)?;
+    let (_, element) = tensor_info(op.result(0).ok()?.into())?;
+    let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+    Some(melior::ir::r#type::RankedTensorType::new(&dims, element, None).into())
+}
+
+/// Whether any operand or result of `op` is quantized per axis.
+fn per_axis_quantized(op: OperationRef) -> bool {
+    use crate::lower_nodes::builder::tensor_info;
+    let values = (0..op.operand_count())
+        .filter_map(|i| op.operand(i).ok())
+        .chain((0..op.result_count()).filter_map(|i| op.result(i).ok().map(Into::into)));
+    values
+        .filter_map(|v| tensor_info(v))
+        .filter_map(|(_, element)| glow_dialects::quant_types::uniform(element))
+        .any(|q| q.axis.is_some())
 }
 
 /// Gives the moved (cloned, re-operanded) op's result `type`, applies `movement` to
@@ -202,16 +235,21 @@ fn rewrite_binary<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
+    use crate::lower_nodes::builder::tensor_info;
     let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
         return false;
     };
-    if lhs.r#type() != rhs.r#type() {
+    let shape = |v: Value| tensor_info(v).map(|(shape, _)| shape);
+    if shape(lhs) != shape(rhs) || per_axis_quantized(op) {
         return false;
     }
-    let (movement, source_type) = match (moved_from(lhs, kind), moved_from(rhs, kind)) {
-        (Some((p, x)), Some((q, y))) if p == q && x.r#type() == y.r#type() => (p, x.r#type()),
-        (Some((p, x)), None) | (None, Some((p, x))) => (p, x.r#type()),
+    let (movement, source) = match (moved_from(lhs, kind), moved_from(rhs, kind)) {
+        (Some((p, x)), Some((q, y))) if p == q && shape(x) == shape(y) => (p, x),
+        (Some((p, x)), None) | (None, Some((p, x))) => (p, x),
         _ => return false,
+    };
+    let Some(result_type) = shaped_like(source, op) else {
+        return false;
     };
     rewriter.set_insertion_point_before(op);
     let mut sources = Vec::new();
@@ -223,8 +261,11 @@ fn rewrite_binary<'c>(
             let Ok(result) = remade.result(0) else {
                 return false;
             };
+            let Some(splat_type) = shaped_like(source, splat) else {
+                return false;
+            };
             // SAFETY: a splat's result type is free; it takes the source shape.
-            unsafe { mlir_sys::mlirValueSetType(result.to_raw(), source_type.to_raw()) };
+            unsafe { mlir_sys::mlirValueSetType(result.to_raw(), splat_type.to_raw()) };
             sources.push(result.to_raw());
         } else {
             return false;
@@ -236,5 +277,5 @@ fn rewrite_binary<'c>(
         mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, sources[0]);
         mlir_sys::mlirOperationSetOperand(moved.to_raw(), 1, sources[1]);
     }
-    move_result(context, op, moved, source_type, &movement, rewriter)
+    move_result(context, op, moved, result_type, &movement, rewriter)
 }

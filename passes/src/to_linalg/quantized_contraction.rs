@@ -142,7 +142,7 @@ fn stored(value: f64, q: &UniformQuantization) -> i64 {
 
 /// The bounds a requantization clamps to: the storage range, narrowed by the op's
 /// `min` / `max` (real values).
-pub(super) fn clamp_bounds(op: OperationRef, out: &UniformQuantization) -> (i64, i64) {
+pub(crate) fn clamp_bounds(op: OperationRef, out: &UniformQuantization) -> (i64, i64) {
     let min = crate::framework::attributes::f64_value(op, "min");
     let max = crate::framework::attributes::f64_value(op, "max");
     (
@@ -164,7 +164,7 @@ pub(super) fn map(dims: usize, exprs: &[String]) -> String {
 /// The requantization multiplier (scale_x * scale_w) / scale_y, rounded to f32 at
 /// each step as onnxruntime's QLinearConv computes it from its f32 scales (the
 /// scales themselves are f32 values held as f64), so both round alike.
-pub(super) fn multiplier(product: f64, output_scale: f64) -> f64 {
+pub(crate) fn multiplier(product: f64, output_scale: f64) -> f64 {
     (product as f32 / output_scale as f32) as f64
 }
 

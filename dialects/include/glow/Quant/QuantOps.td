@@ -241,4 +241,28 @@ def Glow_QuantLookupTableOp : Glow_Quant_Op<"lookup_table", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Glow_QuantDot4Op : Glow_Quant_Op<"dot4", [Pure,
+    AllTypesMatch<["accumulator", "result"]>, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "per lane, the accumulator plus the dot product of 4 unsigned by 4 signed bytes (AVX-512 VNNI's vpdpbusd)";
+  let description = [{
+    result[i] = accumulator[i] + sum_{j < 4} zext(lhs[4i + j]) * sext(rhs[4i + j]),
+    exact in int32. The int8 micro-kernels of glow-quant-kernels are written with it;
+    glow-lower-dot4 turns it into `llvm.x86.avx512.vpdpbusd.512` for 16 lanes (or into
+    extend / multiply / add for other widths) after bufferization. A pure op, unlike
+    an `llvm.call_intrinsic`, so bufferization, LICM and CSE treat it as arithmetic.
+
+    ```mlir
+    %acc2 = glow.quant.dot4 %acc, %a, %b : vector<64xi8> into vector<16xi32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [I32]>:$accumulator,
+                       VectorOfRankAndType<[1], [I8]>:$lhs,
+                       VectorOfRankAndType<[1], [I8]>:$rhs);
+  let results = (outs VectorOfRankAndType<[1], [I32]>:$result);
+  let assemblyFormat = [{
+    $accumulator `,` $lhs `,` $rhs attr-dict `:` type($lhs) `into` type($accumulator)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // GLOW_QUANT_OPS

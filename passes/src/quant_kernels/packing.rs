@@ -1,0 +1,103 @@
+//! Compile-time data of an int8 micro-kernel: the filter packed in the order the
+//! kernel reads it, and the per-channel integer bias and f32 multiplier of its
+//! requantization.
+//!
+//! Layout `[F/16][K/4][16][4]` (CPU-CODEGEN.md's VNNI recipe): one 64-byte load holds,
+//! for 16 output channels, 4 consecutive reduction elements each, which is what one
+//! `vpdpbusd` multiplies with 4 activation bytes broadcast to every channel. The
+//! reduction index runs over (kh, kw, c) with the channels padded to a multiple of 4;
+//! padded channels and filters hold 0.
+
+/// A convolution's filter: F x C x KH x KW int8 values (row-major).
+pub struct Filter<'d> {
+    /// The values.
+    pub values: &'d [i64],
+    /// Output channels.
+    pub filters: usize,
+    /// Input channels.
+    pub channels: usize,
+    /// Kernel height.
+    pub kernel_h: usize,
+    /// Kernel width.
+    pub kernel_w: usize,
+}
+
+impl Filter<'_> {
+    /// Input channels padded to a multiple of 4.
+    pub fn padded_channels(&self) -> usize {
+        self.channels.div_ceil(4) * 4
+    }
+
+    /// Output channels padded to a multiple of 16.
+    pub fn padded_filters(&self) -> usize {
+        self.filters.div_ceil(16) * 16
+    }
+
+    /// The reduction length in groups of 4 bytes: KH * KW * padded C / 4.
+    pub fn reduction_quads(&self) -> usize {
+        self.kernel_h * self.kernel_w * self.padded_channels() / 4
+    }
+
+    fn at(&self, f: usize, c: usize, kh: usize, kw: usize) -> i64 {
+        self.values[((f * self.channels + c) * self.kernel_h + kh) * self.kernel_w + kw]
+    }
+
+    /// The packed bytes, `[F/16][K/4][16][4]`.
+    pub fn packed(&self) -> Vec<u8> {
+        let (blocks, quads) = (self.padded_filters() / 16, self.reduction_quads());
+        let cp = self.padded_channels();
+        let mut out = vec![0u8; blocks * quads * 64];
+        for f in 0..self.filters {
+            let (block, lane) = (f / 16, f % 16);
+            for kh in 0..self.kernel_h {
+                for kw in 0..self.kernel_w {
+                    for c in 0..self.channels {
+                        let k = (kh * self.kernel_w + kw) * cp + c;
+                        let index = ((block * quads + k / 4) * 16 + lane) * 4 + k % 4;
+                        out[index] = self.at(f, c, kh, kw) as i8 as u8;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Sum of each filter's values (the zero-point correction's factor).
+    pub fn sums(&self) -> Vec<i64> {
+        (0..self.filters)
+            .map(|f| {
+                let start = f * self.channels * self.kernel_h * self.kernel_w;
+                let end = start + self.channels * self.kernel_h * self.kernel_w;
+                self.values[start..end].iter().sum()
+            })
+            .collect()
+    }
+}
+
+/// The per-channel requantization of a kernel: acc + bias[c], times multiplier[c],
+/// rounded, plus the output zero point, clamped to [low, high].
+pub struct Requantization {
+    /// int32 added to the accumulator (bias minus the zero-point correction).
+    pub bias: Vec<i32>,
+    /// f32 multiplier (scale_x * scale_w[c] / scale_y).
+    pub multiplier: Vec<f32>,
+    /// Output zero point.
+    pub zero_point: i32,
+    /// Clamp bounds, storage values.
+    pub low: i32,
+    /// Clamp bounds, storage values.
+    pub high: i32,
+}
+
+/// The integer bias a VNNI kernel adds to sum(x_u8 * w): `bias` (already in
+/// accumulator units) minus `input_zero * sums[c]`, where `input_zero` is the input's
+/// zero point as an unsigned byte (a signed input is read with its sign bit flipped,
+/// i.e. plus 128). Padded channels get 0.
+pub fn corrected_bias(bias: &[i64], sums: &[i64], input_zero: i64, padded: usize) -> Vec<i32> {
+    let mut out = vec![0i32; padded];
+    for (c, slot) in out.iter_mut().enumerate().take(sums.len()) {
+        let b = bias.get(c).copied().unwrap_or(0);
+        *slot = (b - input_zero * sums[c]) as i32;
+    }
+    out
+}
