@@ -1,6 +1,7 @@
 //! `glow-quant-kernels{isa=host|avx512-vnni|generic}`: glow.quant.conv2d (NHWC, group
-//! one) and glow.quant.fully_connected with constant int8 weights (zero point 0) and
-//! 8-bit activations become a call to a generated int8 micro-kernel ([`conv_kernel`]),
+//! one or depthwise) and glow.quant.fully_connected with constant int8 weights (zero
+//! point 0) and 8-bit activations become a call to a generated int8 micro-kernel
+//! ([`conv_kernel`], [`depthwise_kernel`]),
 //! with the filter packed and the bias / requantization constants computed at
 //! compile time ([`packing`]). A fully_connected layer is the 1x1 convolution of an
 //! 1 x 1 x M x K image. Run `inline` afterwards; the ops it leaves (other layouts,
@@ -11,6 +12,7 @@
 //! AVX-512 VNNI and `generic` otherwise; bundles for another CPU pass it explicitly.
 
 pub mod conv_kernel;
+pub mod depthwise_kernel;
 pub mod lower_dot4;
 pub mod packing;
 
@@ -96,11 +98,18 @@ pub fn host_has_vnni() -> bool {
 
 /// Everything a replaced op needs: its kernel and compile-time operands.
 struct Plan {
-    kernel: ConvKernel,
+    /// The kernel function's name and text.
+    name: String,
+    text: String,
+    /// The kernel's input (N, H, W, C) and output (N, OH, OW, padded channels).
+    input: [i64; 4],
+    output: [i64; 4],
+    /// Shape and bytes of the packed filter.
+    filter_shape: Vec<i64>,
     packed: Vec<u8>,
     bias: Vec<i32>,
     multipliers: Vec<f32>,
-    /// Real output channels (the kernel computes `padded_filters`).
+    /// Real output channels (the kernel may compute more).
     filters: i64,
     /// For fully_connected: M and N of the 2-D result.
     matrix: Option<(i64, i64)>,
@@ -161,7 +170,9 @@ fn plan(op: OperationRef, isa: Isa, name: String) -> Option<Plan> {
             .and_then(|a| IntegerAttribute::try_from(a).ok())
             .map_or(1, |g| g.value());
         if group != 1 {
-            return None;
+            return depthwise_plan(
+                op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
+            );
         }
         (
             w_values, w_shape[0], w_shape[1], w_shape[2], w_shape[3], None,
@@ -225,7 +236,7 @@ fn plan(op: OperationRef, isa: Isa, name: String) -> Option<Plan> {
         )
     };
     let kernel = ConvKernel {
-        name,
+        name: name.clone(),
         input,
         padded_channels: filter.padded_channels() as i64,
         kernel: [kh, kw],
@@ -241,13 +252,105 @@ fn plan(op: OperationRef, isa: Isa, name: String) -> Option<Plan> {
         high,
         isa,
     };
+    let quads = kh * kw * kernel.padded_channels / 4;
     Some(Plan {
-        kernel,
+        text: kernel.text(),
+        name,
+        input: kernel.input,
+        output: [
+            kernel.input[0],
+            kernel.output[0],
+            kernel.output[1],
+            kernel.padded_filters,
+        ],
+        filter_shape: vec![kernel.padded_filters / 16, quads, 64],
         packed: filter.packed(),
         bias,
         multipliers,
         filters,
         matrix,
+    })
+}
+
+/// The plan for a depthwise glow.quant.conv2d (C x 1 x KH x KW filter, group C, C a
+/// multiple of 16, NHWC), or None.
+#[allow(clippy::too_many_arguments)]
+fn depthwise_plan(
+    op: OperationRef,
+    isa: Isa,
+    name: String,
+    x_shape: &[i64],
+    xq: &UniformQuantization,
+    yq: &UniformQuantization,
+    w_shape: &[i64],
+    w_values: &[i64],
+    wq: &UniformQuantization,
+    bias: Option<(Vec<i64>, UniformQuantization)>,
+    group: i64,
+) -> Option<Plan> {
+    let channels = x_shape[3];
+    if group != channels || w_shape[0] != channels || w_shape[1] != 1 || channels % 16 != 0 {
+        return None;
+    }
+    let (kh, kw) = (w_shape[2], w_shape[3]);
+    let y_shape = tensor_info(op.result(0).ok()?.into())?.0;
+    let products: Vec<f64> = (0..channels as usize)
+        .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
+        .collect();
+    let sums: Vec<i64> = w_values
+        .chunks((kh * kw) as usize)
+        .map(|taps| taps.iter().sum())
+        .collect();
+    let input_zero = xq.zero_points[0];
+    let unsigned_zero = if xq.signed {
+        input_zero + 128
+    } else {
+        input_zero
+    };
+    let bias = packing::corrected_bias(
+        &accumulator_bias(bias, &products),
+        &sums,
+        unsigned_zero,
+        channels as usize,
+    );
+    let multipliers: Vec<f32> = products
+        .iter()
+        .map(|p| multiplier(*p, yq.scales[0]) as f32)
+        .collect();
+    let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
+    let a = |n| i64_array(op, n);
+    let (strides, pads, dilations) = (a("strides")?, a("pads")?, a("dilations")?);
+    let kernel = depthwise_kernel::DepthwiseKernel {
+        name: name.clone(),
+        input: [x_shape[0], x_shape[1], x_shape[2], channels],
+        kernel: [kh, kw],
+        pads: [pads[0], pads[1], pads[2], pads[3]],
+        strides: [strides[0], strides[1]],
+        dilations: [dilations[0], dilations[1]],
+        output: [y_shape[1], y_shape[2]],
+        signed_input: xq.signed,
+        input_zero,
+        output_zero: yq.zero_points[0],
+        low,
+        high,
+        isa,
+    };
+    Some(Plan {
+        text: kernel.text(),
+        name,
+        input: kernel.input,
+        output: [x_shape[0], y_shape[1], y_shape[2], channels],
+        filter_shape: vec![channels / 16, (kh + 3) / 4, kw, 64],
+        packed: depthwise_kernel::pack_depthwise(
+            w_values,
+            channels as usize,
+            kh as usize,
+            kw as usize,
+        ),
+        bias,
+        multipliers,
+        filters: channels,
+        matrix: None,
     })
 }
 
@@ -299,7 +402,6 @@ fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: Block
         block,
         before: op,
     };
-    let kernel = &plan.kernel;
     let i8 = i8_type(context);
     let mut input = op.operand(0).ok()?;
     let (_, x_element) = tensor_info(input)?;
@@ -308,17 +410,16 @@ fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: Block
             "glow.graph.reshape",
             &[input],
             &[],
-            tensor_type(&kernel.input, x_element),
+            tensor_type(&plan.input, x_element),
         );
     }
-    let storage = inserter.op("quant.scast", &[input], &[], tensor_type(&kernel.input, i8));
-    let quads = kernel.kernel[0] * kernel.kernel[1] * kernel.padded_channels / 4;
-    let filter_type = tensor_type(&[kernel.padded_filters / 16, quads, 64], i8);
+    let storage = inserter.op("quant.scast", &[input], &[], tensor_type(&plan.input, i8));
+    let filter_type = tensor_type(&plan.filter_shape, i8);
     let filter = inserter.constant(
         glow_dialects::elements::resource_elements(filter_type, "packed", &plan.packed),
         filter_type,
     );
-    let fp = kernel.padded_filters;
+    let fp = plan.output[3];
     let i32: Type = IntegerType::new(context, 32).into();
     let bias_type = tensor_type(&[fp], i32);
     let bias_bytes: Vec<u8> = plan.bias.iter().flat_map(|b| b.to_le_bytes()).collect();
@@ -336,10 +437,10 @@ fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: Block
         crate::quantization::ir::elements_attribute(mult_type, &mult_bytes, "scale"),
         mult_type,
     );
-    let out_shape = [kernel.input[0], kernel.output[0], kernel.output[1], fp];
+    let out_shape = plan.output;
     let out_type = tensor_type(&out_shape, i8);
     let init = inserter.op("tensor.empty", &[], &[], out_type);
-    let callee = FlatSymbolRefAttribute::new(context, &kernel.name).into();
+    let callee = FlatSymbolRefAttribute::new(context, &plan.name).into();
     let mut result = inserter.op(
         "func.call",
         &[storage, filter, bias, multipliers, init],
@@ -388,7 +489,7 @@ fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: Block
         mlir_sys::mlirOperationDestroy(op.to_raw());
     }
     // The kernel function, parsed from its text and moved into the module.
-    let parsed = Module::parse(context, &format!("module {{\n{}}}\n", kernel.text()))?;
+    let parsed = Module::parse(context, &format!("module {{\n{}}}\n", plan.text))?;
     let function = parsed.body().first_operation()?;
     // SAFETY: the function is detached from the temporary module and owned here.
     let function = unsafe {

@@ -1,9 +1,10 @@
 //! The project's one MLIR-linked Rust test binary: the Glow dialects' typed builders,
 //! the Rust-pass framework, glow-lower-nodes driven as a library, and the mutation
-//! fuzzing of the ONNX reader and importer.
+//! fuzzing of the ONNX reader and importer, the int8 kernels' compile-time packing.
 
 mod builders;
 mod framework;
+mod int8_packing;
 mod lower_nodes;
 mod memory_plan;
 mod mlir_input_fuzz;

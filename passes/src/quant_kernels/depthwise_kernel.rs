@@ -1,0 +1,419 @@
+//! The int8 depthwise convolution micro-kernel (MobileNet's 3x3 layers), as MLIR text
+//! on tensors: NHWC activations, one filter per channel.
+//!
+//! `vpdpbusd` multiplies 4 bytes per 32-bit lane, so a lane holds one channel's inputs
+//! from 4 kernel rows (kh) of one input column: for each column a tile needs, the
+//! 16-channel rows are loaded and interleaved byte by byte (`vector.shuffle`, a
+//! `vpermt2b` on AVX-512 VBMI) into one 64-byte vector, which then serves every output
+//! pixel of the tile whose window covers the column, with the packed filter vector of
+//! that kernel column: `[C/16][ceil(KH/4)][KW][16 x 4]`, unused kernel rows 0. A tile is
+//! `rows` output pixels along W by 16 channels; the epilogue is the dense kernel's.
+
+use super::conv_kernel::Isa;
+use std::fmt::Write;
+
+/// The geometry and constants of one depthwise kernel.
+#[derive(Clone, Debug)]
+pub struct DepthwiseKernel {
+    /// Function name.
+    pub name: String,
+    /// Input N, H, W, C (C a multiple of 16).
+    pub input: [i64; 4],
+    /// Kernel height and width.
+    pub kernel: [i64; 2],
+    /// [top, left, bottom, right].
+    pub pads: [i64; 4],
+    /// [h, w].
+    pub strides: [i64; 2],
+    /// [h, w].
+    pub dilations: [i64; 2],
+    /// Output H, W.
+    pub output: [i64; 2],
+    /// Whether the input storage is signed (read with its sign bit flipped).
+    pub signed_input: bool,
+    /// The input zero point as stored (the padding value).
+    pub input_zero: i64,
+    /// Output zero point.
+    pub output_zero: i64,
+    /// Lower clamp bound (storage value).
+    pub low: i64,
+    /// Upper clamp bound (storage value).
+    pub high: i64,
+    /// How products are accumulated.
+    pub isa: Isa,
+}
+
+/// Packs a C x 1 x KH x KW depthwise filter as `[C/16][ceil(KH/4)][KW][16][4]`.
+pub fn pack_depthwise(values: &[i64], channels: usize, kh: usize, kw: usize) -> Vec<u8> {
+    let groups = kh.div_ceil(4);
+    let mut out = vec![0u8; channels / 16 * groups * kw * 64];
+    for c in 0..channels {
+        for row in 0..kh {
+            for col in 0..kw {
+                let (block, lane, group, slot) = (c / 16, c % 16, row / 4, row % 4);
+                let index = (((block * groups + group) * kw + col) * 16 + lane) * 4 + slot;
+                out[index] = values[(c * kh + row) * kw + col] as i8 as u8;
+            }
+        }
+    }
+    out
+}
+
+struct Text {
+    out: String,
+    next: usize,
+}
+
+impl Text {
+    fn let_(&mut self, indent: usize, rhs: &str) -> String {
+        self.next += 1;
+        let name = format!("%v{}", self.next);
+        let _ = writeln!(self.out, "{:indent$}{name} = {rhs}", "", indent = indent);
+        name
+    }
+
+    fn line(&mut self, indent: usize, text: &str) {
+        let _ = writeln!(self.out, "{:indent$}{text}", "", indent = indent);
+    }
+}
+
+fn tensor(shape: &[i64], element: &str) -> String {
+    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
+    format!("tensor<{}x{element}>", dims.join("x"))
+}
+
+/// Output pixels per tile.
+fn tile_rows(width: i64) -> i64 {
+    [8, 7, 6, 5, 4]
+        .into_iter()
+        .find(|r| width % r == 0)
+        .unwrap_or(8.min(width))
+}
+
+impl DepthwiseKernel {
+    fn groups(&self) -> i64 {
+        (self.kernel[0] + 3) / 4
+    }
+
+    fn filter_type(&self) -> String {
+        tensor(
+            &[self.input[3] / 16, self.groups(), self.kernel[1], 64],
+            "i8",
+        )
+    }
+
+    fn output_type(&self) -> String {
+        tensor(
+            &[self.input[0], self.output[0], self.output[1], self.input[3]],
+            "i8",
+        )
+    }
+
+    /// The kernel's `func.func private` text. Operands: input (storage), packed filter,
+    /// int32 bias (C), f32 multipliers (C), output init.
+    pub fn text(&self) -> String {
+        let mut t = Text {
+            out: String::new(),
+            next: 0,
+        };
+        let c = self.input[3];
+        let input = tensor(&self.input, "i8");
+        let (filter, output) = (self.filter_type(), self.output_type());
+        let _ = writeln!(
+            t.out,
+            "func.func private @{}(%x: {input}, %w: {filter}, %bias: tensor<{c}xi32>, %mult: tensor<{c}xf32>, %init: {output}) -> {output} {{",
+            self.name
+        );
+        let padded_shape = [
+            self.input[0],
+            self.input[1] + self.pads[0] + self.pads[2],
+            self.input[2] + self.pads[1] + self.pads[3],
+            c,
+        ];
+        let padded_type = tensor(&padded_shape, "i8");
+        let zero_byte = t.let_(
+            2,
+            &format!("arith.constant {} : i8", self.input_zero as u8 as i8),
+        );
+        let padded = if self.pads.iter().any(|p| *p != 0) {
+            t.next += 1;
+            let name = format!("%v{}", t.next);
+            t.line(
+                2,
+                &format!(
+                    "{name} = tensor.pad %x low[0, {}, {}, 0] high[0, {}, {}, 0] {{",
+                    self.pads[0], self.pads[1], self.pads[2], self.pads[3]
+                ),
+            );
+            t.line(2, "^bb0(%i0: index, %i1: index, %i2: index, %i3: index):");
+            t.line(4, &format!("tensor.yield {zero_byte} : i8"));
+            t.line(2, &format!("}} : {input} to {padded_type}"));
+            name
+        } else {
+            "%x".to_string()
+        };
+        let rows = tile_rows(self.output[1]);
+        let (full, remainder) = (self.output[1] / rows, self.output[1] % rows);
+        let mut current = "%init".to_string();
+        if full > 0 {
+            current = self.tile_loop(&mut t, &padded, &padded_type, &current, rows, full, 0);
+        }
+        if remainder > 0 {
+            current = self.tile_loop(
+                &mut t,
+                &padded,
+                &padded_type,
+                &current,
+                remainder,
+                1,
+                full * rows,
+            );
+        }
+        t.line(2, &format!("return {current} : {output}"));
+        t.line(0, "}");
+        t.out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn tile_loop(
+        &self,
+        t: &mut Text,
+        padded: &str,
+        padded_type: &str,
+        destination: &str,
+        rows: i64,
+        tiles: i64,
+        offset: i64,
+    ) -> String {
+        let output = self.output_type();
+        let (n, oh, c) = (self.input[0], self.output[0], self.input[3]);
+        let blocks = c / 16;
+        t.next += 1;
+        let result = format!("%v{}", t.next);
+        t.line(
+            2,
+            &format!(
+                "{result} = scf.forall (%j, %n, %oh, %t) in ({blocks}, {n}, {oh}, {tiles}) shared_outs(%out = {destination}) -> ({output}) {{"
+            ),
+        );
+        let i = 4;
+        let c0 = t.let_(i, "arith.constant 0 : index");
+        let ow0 = t.let_(
+            i,
+            &format!("affine.apply affine_map<(d0) -> (d0 * {rows} + {offset})>(%t)"),
+        );
+        let channel = t.let_(i, "affine.apply affine_map<(d0) -> (d0 * 16)>(%j)");
+        let zero_i8 = t.let_(i, "arith.constant 0 : i8");
+        let zero16 = t.let_(i, "arith.constant dense<0> : vector<16xi8>");
+        let sign = self
+            .signed_input
+            .then(|| t.let_(i, "arith.constant dense<-128> : vector<16xi8>"));
+        let mut acc: Vec<String> = (0..rows)
+            .map(|_| t.let_(i, "arith.constant dense<0> : vector<16xi32>"))
+            .collect();
+        let (sh, sw) = (self.strides[0], self.strides[1]);
+        let (dh, dw) = (self.dilations[0], self.dilations[1]);
+        let columns = (rows - 1) * sw + (self.kernel[1] - 1) * dw + 1;
+        let filter_type = self.filter_type();
+        // Interleaving pattern: out[4i + j] = row_j[i].
+        let pairs: Vec<String> = (0..16)
+            .flat_map(|k| [k, k + 16])
+            .map(|k| k.to_string())
+            .collect();
+        let quads: Vec<String> = (0..16)
+            .flat_map(|k| [2 * k, 2 * k + 1, 2 * k + 32, 2 * k + 33])
+            .map(|k| k.to_string())
+            .collect();
+        for group in 0..self.groups() {
+            let kernel_rows: Vec<i64> = (group * 4..(group * 4 + 4).min(self.kernel[0])).collect();
+            let row_index: Vec<String> = kernel_rows
+                .iter()
+                .map(|kh| {
+                    t.let_(
+                        i,
+                        &format!(
+                            "affine.apply affine_map<(d0) -> (d0 * {sh} + {})>(%oh)",
+                            kh * dh
+                        ),
+                    )
+                })
+                .collect();
+            let weights: Vec<String> = (0..self.kernel[1])
+                .map(|kw| {
+                    let g = t.let_(i, &format!("arith.constant {group} : index"));
+                    let col = t.let_(i, &format!("arith.constant {kw} : index"));
+                    t.let_(
+                        i,
+                        &format!(
+                            "vector.transfer_read %w[%j, {g}, {col}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
+                        ),
+                    )
+                })
+                .collect();
+            for column in 0..columns {
+                let col = t.let_(
+                    i,
+                    &format!("affine.apply affine_map<(d0) -> (d0 * {sw} + {column})>({ow0})"),
+                );
+                let mut lanes: Vec<String> = row_index
+                    .iter()
+                    .map(|row| {
+                        let bytes = t.let_(
+                            i,
+                            &format!(
+                                "vector.transfer_read {padded}[%n, {row}, {col}, {channel}], {zero_i8} {{in_bounds = [true]}} : {padded_type}, vector<16xi8>"
+                            ),
+                        );
+                        match &sign {
+                            Some(flip) => t.let_(i, &format!("arith.xori {bytes}, {flip} : vector<16xi8>")),
+                            None => bytes,
+                        }
+                    })
+                    .collect();
+                lanes.resize(4, zero16.clone());
+                let low = t.let_(
+                    i,
+                    &format!(
+                        "vector.shuffle {}, {} [{}] : vector<16xi8>, vector<16xi8>",
+                        lanes[0],
+                        lanes[1],
+                        pairs.join(", ")
+                    ),
+                );
+                let high = t.let_(
+                    i,
+                    &format!(
+                        "vector.shuffle {}, {} [{}] : vector<16xi8>, vector<16xi8>",
+                        lanes[2],
+                        lanes[3],
+                        pairs.join(", ")
+                    ),
+                );
+                let assembled = t.let_(
+                    i,
+                    &format!(
+                        "vector.shuffle {low}, {high} [{}] : vector<32xi8>, vector<32xi8>",
+                        quads.join(", ")
+                    ),
+                );
+                // Output m reads this column with kernel column kw when m*sw + kw*dw == column.
+                for (m, a) in acc.iter_mut().enumerate() {
+                    let m = m as i64;
+                    for kw in 0..self.kernel[1] {
+                        if m * sw + kw * dw == column {
+                            *a = self.dot4(t, i, a, &assembled, &weights[kw as usize]);
+                        }
+                    }
+                }
+            }
+        }
+        // Epilogue: requantize and store.
+        let tile_type = format!("tensor<1x1x{rows}x16xi8>");
+        let mut tile = t.let_(i, &format!("tensor.empty() : {tile_type}"));
+        let zero_i32 = t.let_(i, "arith.constant 0 : i32");
+        let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
+        let zp = t.let_(
+            i,
+            &format!(
+                "arith.constant dense<{}> : vector<16xi32>",
+                self.output_zero
+            ),
+        );
+        let low = t.let_(
+            i,
+            &format!(
+                "arith.constant dense<{:.1}> : vector<16xf32>",
+                (self.low - self.output_zero) as f64
+            ),
+        );
+        let high = t.let_(
+            i,
+            &format!(
+                "arith.constant dense<{:.1}> : vector<16xf32>",
+                (self.high - self.output_zero) as f64
+            ),
+        );
+        let bias = t.let_(
+            i,
+            &format!("vector.transfer_read %bias[{channel}], {zero_i32} {{in_bounds = [true]}} : tensor<{c}xi32>, vector<16xi32>"),
+        );
+        let mult = t.let_(
+            i,
+            &format!("vector.transfer_read %mult[{channel}], {zero_f32} {{in_bounds = [true]}} : tensor<{c}xf32>, vector<16xf32>"),
+        );
+        for (m, a) in acc.iter().enumerate() {
+            let sum = t.let_(i, &format!("arith.addi {a}, {bias} : vector<16xi32>"));
+            let real = t.let_(
+                i,
+                &format!("arith.sitofp {sum} : vector<16xi32> to vector<16xf32>"),
+            );
+            let scaled = t.let_(i, &format!("arith.mulf {real}, {mult} : vector<16xf32>"));
+            let rounded = t.let_(i, &format!("math.roundeven {scaled} : vector<16xf32>"));
+            let above = t.let_(
+                i,
+                &format!("arith.maximumf {rounded}, {low} : vector<16xf32>"),
+            );
+            let within = t.let_(
+                i,
+                &format!("arith.minimumf {above}, {high} : vector<16xf32>"),
+            );
+            let integer = t.let_(
+                i,
+                &format!("arith.fptosi {within} : vector<16xf32> to vector<16xi32>"),
+            );
+            let shifted = t.let_(i, &format!("arith.addi {integer}, {zp} : vector<16xi32>"));
+            let bytes = t.let_(
+                i,
+                &format!("arith.trunci {shifted} : vector<16xi32> to vector<16xi8>"),
+            );
+            let row = t.let_(i, &format!("arith.constant {m} : index"));
+            tile = t.let_(
+                i,
+                &format!(
+                    "vector.transfer_write {bytes}, {tile}[{c0}, {c0}, {row}, {c0}] {{in_bounds = [true]}} : vector<16xi8>, {tile_type}"
+                ),
+            );
+        }
+        t.line(i, "scf.forall.in_parallel {");
+        t.line(
+            i + 2,
+            &format!(
+                "tensor.parallel_insert_slice {tile} into %out[%n, %oh, {ow0}, {channel}] [1, 1, {rows}, 16] [1, 1, 1, 1] : {tile_type} into {output}"
+            ),
+        );
+        t.line(i, "}");
+        t.line(2, "}");
+        result
+    }
+
+    fn dot4(&self, t: &mut Text, indent: usize, acc: &str, a: &str, w: &str) -> String {
+        match self.isa {
+            Isa::Avx512Vnni => t.let_(
+                indent,
+                &format!("glow.quant.dot4 {acc}, {a}, {w} : vector<64xi8> into vector<16xi32>"),
+            ),
+            Isa::Generic => {
+                let wide_a = t.let_(
+                    indent,
+                    &format!("arith.extui {a} : vector<64xi8> to vector<64xi32>"),
+                );
+                let wide_w = t.let_(
+                    indent,
+                    &format!("arith.extsi {w} : vector<64xi8> to vector<64xi32>"),
+                );
+                let product = t.let_(
+                    indent,
+                    &format!("arith.muli {wide_a}, {wide_w} : vector<64xi32>"),
+                );
+                let grouped = t.let_(
+                    indent,
+                    &format!("vector.shape_cast {product} : vector<64xi32> to vector<16x4xi32>"),
+                );
+                t.let_(
+                    indent,
+                    &format!("vector.multi_reduction <add>, {grouped}, {acc} [1] : vector<16x4xi32> to vector<16xi32>"),
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The compile-time data of the int8 micro-kernels: packed filters and the bias that
+//! absorbs the input zero point.
+
+use glow_passes::quant_kernels::{depthwise_kernel::pack_depthwise, packing};
+
+#[test]
+fn dense_filters_pack_channel_quads_and_pad_with_zeros() {
+    // F = 2, C = 3, 1x1: each quad holds c0..c2 and a zero; filters 2..15 are zero.
+    let values = [1, 2, 3, -1, -2, -3];
+    let filter = packing::Filter {
+        values: &values,
+        filters: 2,
+        channels: 3,
+        kernel_h: 1,
+        kernel_w: 1,
+    };
+    let packed = filter.packed();
+    assert_eq!(packed.len(), 64);
+    assert_eq!(&packed[0..4], &[1, 2, 3, 0]);
+    assert_eq!(&packed[4..8], &[255, 254, 253, 0]);
+    assert!(packed[8..].iter().all(|b| *b == 0));
+    assert_eq!(filter.sums(), vec![6, -6]);
+}
+
+#[test]
+fn dense_filters_order_reduction_as_kh_kw_channel() {
+    // F = 1, C = 4, 1x2: k = kw * 4 + c, one quad per kernel column.
+    let values = [10, 20, 11, 21, 12, 22, 13, 23]; // [f][c][kh][kw]
+    let filter = packing::Filter {
+        values: &values,
+        filters: 1,
+        channels: 4,
+        kernel_h: 1,
+        kernel_w: 2,
+    };
+    let packed = filter.packed();
+    assert_eq!(filter.reduction_quads(), 2);
+    assert_eq!(&packed[0..4], &[10, 11, 12, 13]);
+    assert_eq!(&packed[64..68], &[20, 21, 22, 23]);
+}
+
+#[test]
+fn bias_absorbs_the_input_zero_point() {
+    let bias = packing::corrected_bias(&[10, 20], &[6, -6], 128, 16);
+    assert_eq!(bias[..3], [10 - 768, 20 + 768, 0]);
+    assert_eq!(bias.len(), 16);
+}
+
+#[test]
+fn depthwise_filters_interleave_four_kernel_rows_per_lane() {
+    // 16 channels, 3x3: lane c of kernel column kw holds rows 0..2 and a zero.
+    let values: Vec<i64> = (0..16 * 9).map(|i| (i % 100) as i64).collect();
+    let packed = pack_depthwise(&values, 16, 3, 3);
+    assert_eq!(packed.len(), 3 * 64);
+    for c in 0..16 {
+        for kw in 0..3 {
+            let lane = &packed[kw * 64 + c * 4..kw * 64 + c * 4 + 4];
+            let expected: Vec<u8> = (0..3)
+                .map(|kh| values[c * 9 + kh * 3 + kw] as u8)
+                .chain([0])
+                .collect();
+            assert_eq!(lane, expected.as_slice(), "channel {c}, column {kw}");
+        }
+    }
+}
