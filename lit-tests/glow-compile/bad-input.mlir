@@ -9,10 +9,15 @@
 // FUNCTION: glow-compile: error: no function @nope in the module
 // RUN: not test -e %t/out
 
-// An op with no lowering yet (quantization profiling has no CPU lowering): the
+// An op a bundle cannot hold (profiling records into glow-run's recorder): the
 // located error names it, and no files are written.
-// RUN: not glow-compile %s -o %t/out 2>&1 | FileCheck %s --check-prefix=LOWER
-// LOWER: glow-compile: error: pass pipeline failed: {{.*}}bad-input.mlir":[[@LINE+9]]:3): glow-graph-to-linalg: no conversion for 'glow.quant.profile'
+// RUN: not glow-compile %s -o %t/out 2>&1 | FileCheck %s --check-prefix=PROFILE
+// PROFILE: glow-compile: error: loc("{{.*}}bad-input.mlir":[[@LINE+14]]:3): quantization profiling (glow.quant.profile) runs in glow-run --calibration ... --dump-profile, not in a bundle
+// RUN: not test -e %t/out
+
+// Another CPU's bundle must say which int8 kernels it runs.
+// RUN: not glow-compile %S/Inputs/tiny-cnn.mlir --target-cpu znver4 -o %t/out 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: glow-compile: error: a bundle for --target-cpu znver4: say which int8 kernels it runs with --int8-kernels (avx512-vnni, generic or reference)
 // RUN: not test -e %t/out
 
 // The output folder is a file.

@@ -2,7 +2,11 @@
 // Reshape chain (folded into a static reshape), Gemm with transB (weights transposed
 // at import), Softmax. The symbolic batch dimension is pinned with --input-shape.
 // RUN: %python %S/Inputs/models.py cnn %t.onnx
-// RUN: glow-import %t.onnx --input-shape x=2x3x16x16 -o %t.mlir
+// RUN: glow-import %t.onnx --input-shape x=2x3x16x16 --no-locations -o %t.mlir
+// By default the text keeps locations: the ONNX node names.
+// RUN: glow-import %t.onnx --input-shape x=2x3x16x16 | FileCheck %s --check-prefix=LOCATIONS
+// LOCATIONS: glow.graph.conv2d {{.*}} loc(#[[CONV:.*]])
+// LOCATIONS: #[[CONV]] = loc("conv1"(
 // RUN: FileCheck %s < %t.mlir
 // RUN: glow-opt %t.mlir --verify-each -o /dev/null
 

@@ -12,11 +12,13 @@ pub mod framework;
 pub mod graph_optimize;
 pub mod lower_nodes;
 pub mod memory_plan;
+pub mod pipelines;
 pub mod quant_kernels;
 pub mod quantization;
 pub mod to_linalg;
 
 pub use framework::{run_pipeline, PipelineError};
+pub use pipelines::{CpuPipeline, Int8Kernels};
 use std::sync::Once;
 
 /// Every Glow pass, in the order `--list-passes` has no say over (it sorts by name).
@@ -24,6 +26,9 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &graph_optimize::GRAPH_OPTIMIZE,
     &lower_nodes::LOWER_NODES,
     &quantization::QUANTIZATION_FOLDING,
+    &quantization::profile::PROFILE,
+    &quantization::quantize::QUANTIZE,
+    &quantization::lower_profile::LOWER_PROFILES,
     &quant_kernels::QUANT_KERNELS,
     &quant_kernels::lower_dot4::LOWER_DOT4,
     &channels_last::CHANNELS_LAST,
@@ -34,57 +39,6 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &memory_plan::PLAN_MEMORY,
     &copies_to_linalg::COPIES_TO_LINALG,
 ];
-
-/// The tensor half of the CPU pipelines: graph optimization, node lowering, the
-/// channels-last layout, conversion to linalg, tiling and vectorization of the kernels,
-/// elementwise fusion, pads written in place.
-macro_rules! tensor_stages {
-    () => {
-        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
-glow-quant-kernels,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
-func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
-one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
-    };
-}
-
-/// The buffer half: loops, hoisting, vector lowering and the LLVM dialect, with the
-/// given options for convert-func-to-llvm.
-macro_rules! buffer_stages {
-    ($func_to_llvm:literal) => {
-        concat!(
-            "convert-bufferization-to-memref,scf-forall-to-for,\
-fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
-func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
-convert-vector-to-llvm{vector-contract-lowering=outerproduct},\
-finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
-convert-func-to-llvm",
-            $func_to_llvm,
-            ",convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
-        )
-    };
-}
-
-/// The CPU pipeline (`--glow-cpu-pipeline`), on `builtin.module`, for the JIT: the
-/// tensor stages, upstream deallocation of the buffers, the buffer stages.
-pub const CPU_PIPELINE: &str = concat!(
-    tensor_stages!(),
-    "buffer-deallocation-pipeline,",
-    buffer_stages!("")
-);
-
-/// The first half of the bundle (AOT) pipeline for entry function `function`: the
-/// tensor stages, results turned into out-parameters, and Glow's memory plan
-/// (constants, inputs/outputs and activations in three byte buffers).
-pub fn bundle_pipeline_front(function: &str) -> String {
-    format!(
-        "{}buffer-results-to-out-params{{hoist-static-allocs=true modify-public-functions=true}},cse,canonicalize,glow-plan-memory{{function={function}}}",
-        tensor_stages!()
-    )
-}
-
-/// The second half of the bundle pipeline: the buffer stages, with bare-pointer
-/// memref arguments (the C signature takes three `uint8_t *`).
-pub const BUNDLE_PIPELINE_BACK: &str = buffer_stages!("{use-bare-ptr-memref-call-conv=true}");
 
 /// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global
 /// registry (idempotent).
@@ -102,7 +56,7 @@ pub fn register_glow_passes() {
         let (name, description, pipeline) = (
             c("glow-cpu-pipeline"),
             c("glow.graph to the LLVM dialect for the CPU: optimize, lower nodes, linalg, bufferize, loops, LLVM"),
-            c(CPU_PIPELINE),
+            c(&pipelines::CpuPipeline::default().jit()),
         );
         // SAFETY: the strings are valid for the call and copied by the registry.
         unsafe {

@@ -46,6 +46,10 @@ struct Arguments {
     /// Write MLIR bytecode instead of text.
     #[arg(long)]
     emit_bytecode: bool,
+    /// Leave locations out of the text (they carry the ONNX node names that
+    /// diagnostics and quantization profiles use).
+    #[arg(long)]
+    no_locations: bool,
     /// List every unsupported op of the model (op type and node) and exit.
     #[arg(long)]
     list_unsupported: bool,
@@ -216,7 +220,7 @@ fn run(arguments: Arguments) -> Result<()> {
         }
         bytes
     } else {
-        let flags = OperationPrintingFlags::new();
+        let flags = OperationPrintingFlags::new().enable_debug_info(!arguments.no_locations, false);
         let mut text = module.as_operation().to_string_with_flags(flags)?;
         text.push('\n');
         text.into_bytes()

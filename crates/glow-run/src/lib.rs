@@ -1,5 +1,12 @@
 //! The runners' shared parts: loading a model (ONNX or `.mlir`) and its ports
-//! ([`model`]), and host tensors with `.npy` I/O ([`tensor`]).
+//! ([`model`]), host tensors with `.npy` I/O ([`tensor`]), calibration sets
+//! ([`calibration`]) and the runtime recorder of quantization profiles
+//! ([`profiling`]).
 
+pub mod calibration;
 pub mod model;
+pub mod options;
+pub mod profiling;
+pub mod report;
+pub mod runner;
 pub mod tensor;

@@ -3,21 +3,34 @@
 //! (MLIR's ExecutionEngine), runs it on `.npy` inputs (seeded random data for inputs
 //! not given), writes every output to `DIR/<name>.npy`, and prints a summary with
 //! shapes, checksums and compile / run times (`--repeat N`: median of N runs).
+//!
+//! Quantization, as Glow's tools offered it: `--calibration CALIB.npz --dump-profile
+//! P.yaml` runs the model once per calibration sample and writes the profile;
+//! `--load-profile P.yaml` runs the model quantized from it (`--quantization-schema`,
+//! `--quantization-calibration`, `--keep-float`, ...); `--quantization-report` adds a
+//! per-layer table of parameters and SQNR against the float model.
 
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
+use glow_passes::{
+    pipelines::{profiling_prefix, Quantization},
+    CpuPipeline,
+};
 use glow_run::{
-    model::{
-        compiler_context, file_name, find_function, load, signature_ports, LoadedModel,
-        ModelSource, Port,
-    },
-    tensor::{descriptor, HostTensor},
+    calibration::CalibrationSet,
+    model::{file_name, ModelSource, Port},
+    options::QuantizationOptions,
+    profiling, report,
+    runner::{compile, context, CompileOptions, Compiled},
+    tensor::HostTensor,
 };
-use melior::{
-    ir::{Attribute, AttributeLike},
-    ExecutionEngine,
+use std::{
+    collections::HashMap,
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
 };
-use std::{collections::HashMap, path::PathBuf, process::ExitCode, time::Instant};
 
 #[derive(Parser)]
 #[command(
@@ -50,73 +63,60 @@ struct Arguments {
     /// The function to run.
     #[arg(long, default_value = "main")]
     function: String,
+    /// Profiling: a calibration set (.npz mapping each input name to samples x shape);
+    /// the model runs once per sample. Needs --dump-profile.
+    #[arg(long, value_name = "CALIB.npz", requires = "dump_profile")]
+    calibration: Option<PathBuf>,
+    /// Profiling: where to write the profile (YAML). Needs --calibration.
+    #[arg(
+        long,
+        value_name = "PROFILE.yaml",
+        requires = "calibration",
+        conflicts_with = "load_profile"
+    )]
+    dump_profile: Option<PathBuf>,
+    /// Profiling: histogram bins per value.
+    #[arg(long, default_value_t = 2048)]
+    profile_bins: i64,
+    #[command(flatten)]
+    quantization: QuantizationOptions,
+    /// With --load-profile: print each quantized layer's parameters and its SQNR
+    /// against the float model on the same input, worst first.
+    #[arg(long, requires = "load_profile")]
+    quantization_report: bool,
 }
 
-/// MLIR's C runner utilities (memrefCopy ...) from the LLVM the project builds with.
-/// The engine reads the path as a C string: the literal keeps a NUL after the text.
-const RUNTIME_LIBRARY: &str = concat!(
-    env!("MLIR_SYS_220_PREFIX"),
-    "/lib/libmlir_c_runner_utils.so\0"
-);
-
-fn run(arguments: Arguments) -> Result<()> {
-    let context = compiler_context();
-
-    let started = Instant::now();
-    let LoadedModel {
-        mut module,
-        input_names,
-        output_names,
-    } = load(
-        &context,
-        &ModelSource {
-            path: &arguments.model,
-            input_shapes: &arguments.input_shapes,
-            inputs: &arguments.inputs,
-            frozen_inputs: &arguments.frozen_inputs,
-            function: &arguments.function,
-        },
-    )?;
-    let function = find_function(&module, &arguments.function)?;
-    let (inputs, outputs) = signature_ports(function, &input_names, &output_names)?;
-    // SAFETY: setting a unit attribute on a live op of this context.
-    unsafe {
-        let name = melior::StringRef::new("llvm.emit_c_interface");
-        mlir_sys::mlirOperationSetAttributeByName(
-            function.to_raw(),
-            name.to_raw(),
-            Attribute::unit(&context).to_raw(),
-        );
+impl Arguments {
+    fn source(&self) -> ModelSource<'_> {
+        ModelSource {
+            path: &self.model,
+            input_shapes: &self.input_shapes,
+            inputs: &self.inputs,
+            frozen_inputs: &self.frozen_inputs,
+            function: &self.function,
+        }
     }
 
-    glow_passes::run_pipeline(&mut module, "builtin.module(glow-cpu-pipeline)")?;
-    // memref.copy lowers to a call to MLIR's runtime (memrefCopy).
-    let runtime = RUNTIME_LIBRARY.trim_end_matches('\0');
-    if !std::path::Path::new(runtime).exists() {
-        bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
+    fn pipeline(&self) -> Result<CpuPipeline> {
+        Ok(CpuPipeline {
+            int8_kernels: self.quantization.int8_kernels(true)?,
+        })
     }
-    let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
-    // LLVM generates code when a symbol is first looked up: do it now, so the compile
-    // time includes code generation and the first run does not.
-    if engine
-        .lookup(&format!("_mlir_{}", arguments.function))
-        .is_null()
-    {
-        bail!(
-            "the compiled module has no entry point @{}",
-            arguments.function
-        );
-    }
-    let compile_time = started.elapsed();
 
-    // Inputs: .npy files or seeded random data, checked against the signature.
+    fn quantization(&self) -> Option<Quantization> {
+        self.quantization.quantization()
+    }
+}
+
+/// The model's inputs: the `.npy` files given, seeded random data for the others.
+fn inputs(compiled: &Compiled, arguments: &Arguments) -> Result<Vec<HostTensor>> {
     let mut given: HashMap<String, PathBuf> = HashMap::new();
     for text in &arguments.inputs {
         let (name, path) = text
             .split_once('=')
             .with_context(|| format!("--input '{text}' is not NAME=FILE.npy"))?;
-        if !inputs.iter().any(|p| p.name == name) {
-            let known: Vec<&str> = inputs.iter().map(|p| p.name.as_str()).collect();
+        if !compiled.inputs.iter().any(|p| p.name == name) {
+            let known: Vec<&str> = compiled.inputs.iter().map(|p| p.name.as_str()).collect();
             bail!(
                 "--input names '{name}', which is not an input (inputs: {})",
                 known.join(", ")
@@ -124,9 +124,11 @@ fn run(arguments: Arguments) -> Result<()> {
         }
         given.insert(name.to_string(), PathBuf::from(path));
     }
-    let mut data: Vec<HostTensor> = Vec::new();
-    for (i, port) in inputs.iter().enumerate() {
-        let tensor = match given.get(&port.name) {
+    compiled
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, port)| match given.get(&port.name) {
             Some(path) => {
                 let tensor = HostTensor::read_npy(path)?;
                 if tensor.dtype != port.dtype || tensor.shape != port.shape {
@@ -140,123 +142,170 @@ fn run(arguments: Arguments) -> Result<()> {
                         port.shape
                     );
                 }
-                tensor
+                Ok(tensor)
             }
-            None => HostTensor::random(
+            None => Ok(HostTensor::random(
                 port.shape.clone(),
                 port.dtype,
                 arguments.seed.wrapping_add(i as u64),
-            ),
-        };
-        data.push(tensor);
-    }
+            )),
+        })
+        .collect()
+}
 
-    // Memref descriptors: inputs point at host data; results are written by the callee.
-    let mut descriptors: Vec<Vec<i64>> = data
-        .iter_mut()
-        .map(|t| descriptor(t.words.as_mut_ptr().cast::<u8>(), &t.shape))
-        .collect();
-    let result_words: usize = outputs.iter().map(|p| 3 + 2 * p.shape.len()).sum();
-    let mut results = vec![0i64; result_words.max(1)];
-    let mut times = Vec::new();
-    // Keep freed memory in the process (no mmap per large buffer, no trimming): the
-    // compiled code allocates its buffers on every run, and returning them to the OS
-    // would make each run pay page faults for memory it touched the run before.
-    // SAFETY: mallopt only tunes glibc's allocator; called before the runs.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
-    }
-    for run in 0..arguments.repeat.max(1) {
-        if run > 0 {
-            // SAFETY: the previous run's results were allocated by the compiled code
-            // with malloc and are not read any more.
-            unsafe { free_results(&results, &outputs) };
-        }
-        let mut result_pointer = results.as_mut_ptr();
-        let mut descriptor_pointers: Vec<*mut i64> =
-            descriptors.iter_mut().map(|d| d.as_mut_ptr()).collect();
-        let mut packed: Vec<*mut ()> = vec![(&mut result_pointer as *mut *mut i64).cast()];
-        packed.extend(
-            descriptor_pointers
-                .iter_mut()
-                .map(|p| (p as *mut *mut i64).cast::<()>()),
-        );
-        let start = Instant::now();
-        // SAFETY: the packed arguments follow _mlir_ciface_<function>'s signature: a
-        // pointer to the results' descriptors, then one descriptor pointer per input.
-        unsafe { engine.invoke_packed(&arguments.function, &mut packed) }
-            .map_err(|e| anyhow::anyhow!("running @{}: {e}", arguments.function))?;
-        times.push(start.elapsed());
-    }
-    times.sort();
-    let median = times[times.len() / 2];
-
-    // Read the results (strided descriptors) back into host tensors.
-    let mut offset = 0;
-    let mut produced = Vec::new();
-    for port in &outputs {
-        let rank = port.shape.len();
-        let words = &results[offset..offset + 3 + 2 * rank];
-        offset += 3 + 2 * rank;
-        let (aligned, base) = (words[1] as *const u8, words[2]);
-        let (sizes, strides) = (&words[3..3 + rank], &words[3 + rank..3 + 2 * rank]);
-        let count = sizes.iter().product::<i64>() as usize;
-        let size = port.dtype.size();
-        let mut bytes = Vec::with_capacity(count * size);
-        for index in 0..count {
-            let mut remaining = index;
-            let mut element = base;
-            for d in (0..rank).rev() {
-                let extent = sizes[d] as usize;
-                element += (remaining % extent) as i64 * strides[d];
-                remaining /= extent;
-            }
-            // SAFETY: the descriptor returned by the compiled code covers these elements.
-            let source =
-                unsafe { std::slice::from_raw_parts(aligned.add(element as usize * size), size) };
-            bytes.extend_from_slice(source);
-        }
-        produced.push(HostTensor::from_bytes(sizes.to_vec(), port.dtype, &bytes));
-    }
-
-    // SAFETY: the results were copied into `produced`.
-    unsafe { free_results(&results, &outputs) };
-
-    if let Some(folder) = &arguments.output_dir {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot create '{}'", folder.display()))?;
-        for (port, tensor) in outputs.iter().zip(&produced) {
-            tensor.write_npy(&folder.join(format!("{}.npy", file_name(&port.name))))?;
-        }
-    }
-    println!(
-        "{:<24} {:<20} {:>16} {:>16}",
-        "output", "shape", "sum", "sum |x|"
-    );
-    for (port, tensor) in outputs.iter().zip(&produced) {
-        let values = tensor.values();
-        let shape = tensor
-            .shape
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("x");
-        println!(
-            "{:<24} {:<20} {:>16.6e} {:>16.6e}",
-            port.name,
-            shape,
-            values.iter().sum::<f64>(),
-            values.iter().map(|v| v.abs()).sum::<f64>()
-        );
-    }
+fn summary_line(compile_time: Duration, median: Duration, runs: usize) {
     println!(
         "compile {:.3} s, run {:.3} ms ({} run{}, median)",
         compile_time.as_secs_f64(),
         median.as_secs_f64() * 1e3,
-        times.len(),
-        if times.len() == 1 { "" } else { "s" }
+        runs,
+        if runs == 1 { "" } else { "s" }
     );
+}
+
+fn print_outputs(outputs: &[Port], produced: &[HostTensor]) {
+    println!(
+        "{:<24} {:<20} {:>16} {:>16}",
+        "output", "shape", "sum", "sum |x|"
+    );
+    for (port, tensor) in outputs.iter().zip(produced) {
+        let values = tensor.values();
+        let shape: Vec<String> = tensor.shape.iter().map(|d| d.to_string()).collect();
+        println!(
+            "{:<24} {:<20} {:>16.6e} {:>16.6e}",
+            port.name,
+            shape.join("x"),
+            values.iter().sum::<f64>(),
+            values.iter().map(|v| v.abs()).sum::<f64>()
+        );
+    }
+}
+
+fn write_outputs(folder: &Path, outputs: &[Port], produced: &[HostTensor]) -> Result<()> {
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create '{}'", folder.display()))?;
+    for (port, tensor) in outputs.iter().zip(produced) {
+        tensor.write_npy(&folder.join(format!("{}.npy", file_name(&port.name))))?;
+    }
+    Ok(())
+}
+
+/// Profiling: one run per calibration sample, then the profile file.
+fn profile(arguments: &Arguments, calibration: &Path, destination: &Path) -> Result<()> {
+    if arguments.profile_bins < 1 {
+        bail!("--profile-bins must be positive");
+    }
+    let context = context();
+    let options = CompileOptions {
+        prefix: Some(profiling_prefix(arguments.profile_bins)),
+        pipeline: arguments.pipeline()?,
+    };
+    let compiled = compile(&context, &arguments.source(), &options, &mut |_| {})?;
+    let set = CalibrationSet::read(calibration, &compiled.inputs)?;
+    let (values, hash) = compiled.profiled.clone();
+    let hash = hash.context("internal error: glow-profile recorded no graph hash")?;
+    profiling::start_histograms(values.len(), arguments.profile_bins as usize);
+    let bar = std::io::stderr().is_terminal().then(|| {
+        indicatif::ProgressBar::new(set.samples as u64).with_style(
+            indicatif::ProgressStyle::with_template(
+                "profiling [{bar:30}] {pos}/{len} samples ({elapsed})",
+            )
+            .expect("valid template"),
+        )
+    });
+    let mut times = Vec::new();
+    for sample in 0..set.samples {
+        let mut inputs = set.sample(sample, &compiled.inputs);
+        let (_, time) = compiled.run(&mut inputs, 1)?;
+        times.push(time);
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let profile = profiling::finish_profile(&values, &hash);
+    profile.write(destination).map_err(anyhow::Error::msg)?;
+    println!(
+        "profiled {} values over {} sample{} into '{}'",
+        profile.values.len(),
+        set.samples,
+        if set.samples == 1 { "" } else { "s" },
+        destination.display()
+    );
+    times.sort();
+    summary_line(compiled.compile_time, times[times.len() / 2], times.len());
+    Ok(())
+}
+
+fn quantization_report(arguments: &Arguments, quantization: &Quantization) -> Result<()> {
+    let context = context();
+    let options = CompileOptions {
+        prefix: None,
+        pipeline: arguments.pipeline()?,
+    };
+    // Inputs come from the float model's ports (the same as the quantized model's).
+    let probe = compile(&context, &arguments.source(), &options, &mut |_| {})?;
+    let mut data = inputs(&probe, arguments)?;
+    drop(probe);
+    let report::Report {
+        layers,
+        outputs,
+        quantized,
+    } = report::run(
+        &context,
+        &arguments.source(),
+        &options,
+        quantization,
+        &mut data,
+    )?;
+    println!(
+        "{:<40} {:>14} {:>6} {:>8} {:>10}",
+        "quantized value", "scale", "zero", "storage", "SQNR dB"
+    );
+    for layer in &layers {
+        println!(
+            "{:<40} {:>14.6e} {:>6} {:>8} {:>10.2}",
+            layer.name, layer.scale, layer.zero_point, layer.storage, layer.sqnr
+        );
+    }
+    for (name, sqnr) in &outputs {
+        println!("output {name}: SQNR {sqnr:.2} dB against the float model");
+    }
+    let (_, median) = quantized.run(&mut data, arguments.repeat)?;
+    summary_line(quantized.compile_time, median, arguments.repeat.max(1));
+    Ok(())
+}
+
+fn run(arguments: Arguments) -> Result<()> {
+    if let (Some(calibration), Some(destination)) =
+        (&arguments.calibration, &arguments.dump_profile)
+    {
+        return profile(&arguments, calibration, destination);
+    }
+    let quantization = arguments.quantization();
+    if arguments.quantization_report {
+        let quantization = quantization.context("--quantization-report needs --load-profile")?;
+        return quantization_report(&arguments, &quantization);
+    }
+    let context = context();
+    let options = CompileOptions {
+        prefix: quantization
+            .as_ref()
+            .map(Quantization::prefix)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+        pipeline: arguments.pipeline()?,
+    };
+    let compiled = compile(&context, &arguments.source(), &options, &mut |_| {})?;
+    let mut data = inputs(&compiled, &arguments)?;
+    let (produced, median) = compiled.run(&mut data, arguments.repeat)?;
+    if let Some(folder) = &arguments.output_dir {
+        write_outputs(folder, &compiled.outputs, &produced)?;
+    }
+    print_outputs(&compiled.outputs, &produced);
+    summary_line(compiled.compile_time, median, arguments.repeat.max(1));
     Ok(())
 }
 
@@ -266,25 +315,6 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("glow-run: error: {error:#}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// Frees the buffers the compiled code allocated for its results (each allocation
-/// once, however many results share it): the caller owns returned memrefs.
-///
-/// # Safety
-/// `results` holds the descriptors the last run wrote, none of them freed yet or read
-/// afterwards.
-unsafe fn free_results(results: &[i64], outputs: &[Port]) {
-    let mut offset = 0;
-    let mut freed = std::collections::HashSet::new();
-    for port in outputs {
-        let allocated = results[offset] as *mut libc::c_void;
-        offset += 3 + 2 * port.shape.len();
-        if !allocated.is_null() && freed.insert(allocated as usize) {
-            // SAFETY: per the contract, a live malloc'ed buffer freed exactly once.
-            unsafe { libc::free(allocated) };
         }
     }
 }

@@ -47,3 +47,10 @@ pub fn string(op: OperationRef, name: &str) -> Option<String> {
         .ok()
         .map(|a| a.value().to_string())
 }
+
+/// The op's integer attribute `name`, or `None`.
+pub fn i64_value(op: OperationRef, name: &str) -> Option<i64> {
+    melior::ir::attribute::IntegerAttribute::try_from(op.attribute(name).ok()?)
+        .ok()
+        .map(|a| a.value())
+}

@@ -2,9 +2,17 @@
 //! - `glow-quantization-folding` ([`folding`]): QDQ graphs -> integer ops on
 //!   `!quant.uniform` tensors (Glow's quantization folding), then the dequantized
 //!   weights of float islands folded into float constants.
+//! - `glow-profile` ([`profile`]): observers on every value quantization touches
+//!   ([`values`]); `glow-lower-profiles` ([`lower_profile`]) turns them into calls of
+//!   the runtime's recorder, whose results become a profile file ([`profile_data`]).
 
 pub mod folding;
 pub mod ir;
+pub mod lower_profile;
+pub mod profile;
+pub mod profile_data;
+pub mod quantize;
+pub mod values;
 
 use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule};
 use glow_dialects::glow_dialect_handles;
@@ -14,7 +22,7 @@ use melior::{
 };
 
 /// The dialects the quantization passes create ops of.
-fn quantization_dialects() -> Vec<DialectHandle> {
+pub(crate) fn quantization_dialects() -> Vec<DialectHandle> {
     let mut dialects = glow_dialect_handles().to_vec();
     // SAFETY: a static descriptor of a dialect linked into the binary.
     dialects.push(unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__quant__()) });

@@ -1,4 +1,5 @@
-//! `glow-compile MODEL -o DIR [--name NAME] [--input-shape name=AxBxC]...`: ahead-of-time
+//! `glow-compile MODEL -o DIR [--name NAME] [--input-shape name=AxBxC]...
+//! [--load-profile P.yaml ...] [--target-cpu CPU --int8-kernels KIND]`: ahead-of-time
 //! compilation into a bundle, as Glow's were: `DIR/NAME.o` (an object file from the
 //! LLVM dialect through LLVM's O3 pipeline and target machine for this CPU),
 //! `DIR/NAME.weights` (the constant weights) and `DIR/NAME.h` (the entry point
@@ -9,8 +10,11 @@
 
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
-use glow_run::model::{
-    compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
+use glow_run::{
+    model::{
+        compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
+    },
+    options::QuantizationOptions,
 };
 use llvm_sys::{
     core::{LLVMContextCreate, LLVMContextDispose, LLVMDisposeMessage, LLVMDisposeModule},
@@ -58,6 +62,12 @@ struct Arguments {
     /// Bind an ONNX input to constant data from a TensorProto `.pb` file (repeatable).
     #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
     frozen_inputs: Vec<String>,
+    /// The CPU the bundle is for, as LLVM names it (e.g. znver4, sapphirerapids,
+    /// x86-64-v3); default: this machine's. With another CPU, say --int8-kernels too.
+    #[arg(long, value_name = "CPU")]
+    target_cpu: Option<String>,
+    #[command(flatten)]
+    quantization: QuantizationOptions,
     /// The function of a .mlir module to compile.
     #[arg(long, default_value = "main")]
     function: String,
@@ -140,7 +150,7 @@ fn extract_weights(module: &Module, size: u64) -> Result<Vec<u8>> {
 
 /// LLVM IR for `module` (LLVM dialect), optimized at O3 for this CPU, emitted as an
 /// object file at `path`.
-fn emit_object(module: &Module, path: &Path) -> Result<()> {
+fn emit_object(module: &Module, path: &Path, target_cpu: Option<&str>) -> Result<()> {
     // SAFETY: LLVM C API calls on objects created here and disposed before returning;
     // strings LLVM returns are freed with LLVMDisposeMessage.
     unsafe {
@@ -148,8 +158,15 @@ fn emit_object(module: &Module, path: &Path) -> Result<()> {
             bail!("LLVM has no code generator for this machine");
         }
         let triple = LLVMGetDefaultTargetTriple();
-        let cpu = LLVMGetHostCPUName();
-        let features = LLVMGetHostCPUFeatures();
+        // Another CPU: its name, and the features LLVM knows it has (none added).
+        let named = target_cpu
+            .map(|cpu| CString::new(cpu).context("--target-cpu has a NUL byte"))
+            .transpose()?;
+        let empty = CString::default();
+        let (cpu, features) = match &named {
+            Some(name) => (name.as_ptr() as *mut _, empty.as_ptr() as *mut _),
+            None => (LLVMGetHostCPUName(), LLVMGetHostCPUFeatures()),
+        };
         let mut target = std::ptr::null_mut();
         let mut error = std::ptr::null_mut();
         if LLVMGetTargetFromTriple(triple, &mut target, &mut error) != 0 {
@@ -263,6 +280,26 @@ fn header(name: &str, model: &Path, sizes: [u64; 3], ports: &[(&str, &Port, u64)
     text
 }
 
+/// Profiling ops record into glow-run's recorder; a bundle has none.
+fn refuse_profiling(module: &Module) -> Result<()> {
+    let mut found = None;
+    module
+        .as_operation()
+        .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            if op.name().as_string_ref().as_str() == Ok("glow.quant.profile") {
+                found = Some(op.location().to_string());
+                return melior::ir::operation::WalkResult::Interrupt;
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+    match found {
+        Some(location) => bail!(
+            "{location}: quantization profiling (glow.quant.profile) runs in glow-run --calibration ... --dump-profile, not in a bundle"
+        ),
+        None => Ok(()),
+    }
+}
+
 fn run(arguments: Arguments) -> Result<()> {
     let context = compiler_context();
     let LoadedModel {
@@ -291,15 +328,36 @@ fn run(arguments: Arguments) -> Result<()> {
         let function = find_function(&module, &arguments.function)?;
         let ports = signature_ports(function, &input_names, &output_names)?;
         set_string_attribute(function, "sym_name", &name);
+        // The header carries the port names now; buffer-results-to-out-params adds
+        // arguments without extending the argument attributes, so drop them.
+        for list in ["arg_attrs", "res_attrs"] {
+            // SAFETY: removing a discardable attribute of a live op.
+            unsafe {
+                mlir_sys::mlirOperationRemoveAttributeByName(
+                    function.to_raw(),
+                    melior::StringRef::new(list).to_raw(),
+                )
+            };
+        }
         ports
     };
 
+    let pipeline = glow_passes::CpuPipeline {
+        int8_kernels: match (&arguments.target_cpu, arguments.quantization.int8_kernels.as_str()) {
+            (Some(cpu), "host") => bail!(
+                "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (avx512-vnni, generic or reference)"
+            ),
+            (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
+        },
+    };
+    let prefix = match arguments.quantization.quantization() {
+        Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
+        None => String::new(),
+    };
+    refuse_profiling(&module)?;
     glow_passes::run_pipeline(
         &mut module,
-        &format!(
-            "builtin.module({})",
-            glow_passes::bundle_pipeline_front(&name)
-        ),
+        &format!("builtin.module({prefix}{})", pipeline.bundle_front(&name)),
     )?;
     let (sizes, offsets) = {
         let function = find_function(&module, &name)?;
@@ -318,7 +376,7 @@ fn run(arguments: Arguments) -> Result<()> {
     let weights = extract_weights(&module, sizes[0])?;
     glow_passes::run_pipeline(
         &mut module,
-        &format!("builtin.module({})", glow_passes::BUNDLE_PIPELINE_BACK),
+        &format!("builtin.module({})", pipeline.bundle_back()),
     )?;
 
     // Everything is compiled; only now write the files (the object first, to a
@@ -327,7 +385,7 @@ fn run(arguments: Arguments) -> Result<()> {
         .with_context(|| format!("cannot create '{}'", arguments.output_dir.display()))?;
     let object = arguments.output_dir.join(format!("{name}.o"));
     let partial = arguments.output_dir.join(format!(".{name}.o.partial"));
-    if let Err(error) = emit_object(&module, &partial) {
+    if let Err(error) = emit_object(&module, &partial, arguments.target_cpu.as_deref()) {
         let _ = std::fs::remove_file(&partial);
         return Err(error);
     }

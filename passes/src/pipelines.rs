@@ -1,0 +1,155 @@
+//! The CPU pipelines as text (MLIR's pipeline syntax), for the JIT (`glow-run`,
+//! registered as `glow-cpu-pipeline`) and for bundles (`glow-compile`): a tensor half
+//! (graph optimization, quantization folding, node lowering, the channels-last
+//! layout, int8 micro-kernels, profile lowering, conversion to linalg, tiling,
+//! vectorization, fusion, bufferization) and a buffer half (loops, hoisting, vector
+//! lowering, the LLVM dialect).
+
+/// How int8 convolutions and fully-connected layers are compiled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Int8Kernels {
+    /// Micro-kernels with VNNI when this CPU has it, else plain vectors.
+    #[default]
+    Host,
+    /// Micro-kernels with AVX-512 VNNI (`vpdpbusd`).
+    Avx512Vnni,
+    /// Micro-kernels with plain vector arithmetic.
+    Generic,
+    /// No micro-kernels: glow-graph-to-linalg's reference lowering.
+    Reference,
+}
+
+impl Int8Kernels {
+    /// Parses `host`, `avx512-vnni`, `generic` or `reference`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "host" => Some(Self::Host),
+            "avx512-vnni" => Some(Self::Avx512Vnni),
+            "generic" => Some(Self::Generic),
+            "reference" => Some(Self::Reference),
+            _ => None,
+        }
+    }
+
+    fn pass(self) -> &'static str {
+        match self {
+            Self::Host => "glow-quant-kernels,",
+            Self::Avx512Vnni => "glow-quant-kernels{isa=avx512-vnni},",
+            Self::Generic => "glow-quant-kernels{isa=generic},",
+            Self::Reference => "",
+        }
+    }
+}
+
+/// The CPU pipelines' choices.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuPipeline {
+    /// How int8 layers are compiled.
+    pub int8_kernels: Int8Kernels,
+}
+
+impl CpuPipeline {
+    /// The tensor half, ending with bufferization.
+    pub fn tensor_stages(&self) -> String {
+        format!(
+            "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
+{}glow-lower-profiles,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize),canonicalize,cse,\
+func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
+one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
+            self.int8_kernels.pass()
+        )
+    }
+
+    /// The buffer half, with `func_to_llvm` options for convert-func-to-llvm.
+    fn buffer_stages(func_to_llvm: &str) -> String {
+        format!(
+            "convert-bufferization-to-memref,scf-forall-to-for,\
+fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
+func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+convert-vector-to-llvm{{vector-contract-lowering=outerproduct}},\
+finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
+convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
+        )
+    }
+
+    /// The JIT pipeline (`glow-cpu-pipeline`), on `builtin.module`: the tensor stages,
+    /// upstream deallocation of the buffers, the buffer stages.
+    pub fn jit(&self) -> String {
+        format!(
+            "{}buffer-deallocation-pipeline,{}",
+            self.tensor_stages(),
+            Self::buffer_stages("")
+        )
+    }
+
+    /// The first half of the bundle (AOT) pipeline for entry function `function`: the
+    /// tensor stages, results turned into out-parameters, and Glow's memory plan
+    /// (constants, inputs/outputs and activations in three byte buffers).
+    pub fn bundle_front(&self, function: &str) -> String {
+        format!(
+            "{}buffer-results-to-out-params{{hoist-static-allocs=true modify-public-functions=true}},cse,canonicalize,glow-plan-memory{{function={function}}}",
+            self.tensor_stages()
+        )
+    }
+
+    /// The second half of the bundle pipeline: the buffer stages, with bare-pointer
+    /// memref arguments (the C signature takes three `uint8_t *`).
+    pub fn bundle_back(&self) -> String {
+        Self::buffer_stages("{use-bare-ptr-memref-call-conv=true}")
+    }
+}
+
+/// Quantization before the CPU pipeline, as glow-run and glow-compile offer it.
+#[derive(Clone, Debug, Default)]
+pub struct Quantization {
+    /// The profile file.
+    pub profile: String,
+    /// Schema (asymmetric, symmetric, symmetric_uint8, symmetric_pow2).
+    pub schema: String,
+    /// Calibration (minmax, kl, percentile).
+    pub calibration: String,
+    /// Precision (int8).
+    pub precision: String,
+    /// One weight scale per output channel.
+    pub channelwise: bool,
+    /// Op kinds kept in float.
+    pub keep: Vec<String>,
+    /// Tap quantized values for the report.
+    pub report: bool,
+}
+
+/// A pass option value quoted for MLIR's pipeline parser.
+fn quoted(text: &str) -> Result<String, String> {
+    if text.contains('"') {
+        return Err(format!(
+            "'{text}' contains a double quote, which pass options cannot hold"
+        ));
+    }
+    Ok(format!("\"{text}\""))
+}
+
+impl Quantization {
+    /// The passes that quantize a float graph: folding and graph optimization first
+    /// (as the CPU pipeline starts), then glow-quantize.
+    pub fn prefix(&self) -> Result<String, String> {
+        let keep = if self.keep.is_empty() {
+            String::new()
+        } else {
+            format!(" keep={}", self.keep.join(","))
+        };
+        Ok(format!(
+            "func.func(glow-quantization-folding,glow-graph-optimize),glow-quantize{{profile={} schema={} calibration={} precision={} channelwise={}{keep} report={}}}",
+            quoted(&self.profile)?,
+            self.schema,
+            self.calibration,
+            self.precision,
+            self.channelwise,
+            self.report
+        ))
+    }
+}
+
+/// The passes that instrument a float graph for profiling, with `bins` histogram bins.
+pub fn profiling_prefix(bins: i64) -> String {
+    format!("func.func(glow-quantization-folding,glow-graph-optimize),glow-profile{{bins={bins}}}")
+}
