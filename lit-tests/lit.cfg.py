@@ -20,3 +20,12 @@ config.substitutions.append(("%python", os.path.join(root, ".venv", "bin", "pyth
 llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
 config.substitutions.append(("%runner_libs", ",".join(
     os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))
+# CPU features of this host, for tests of code only such CPUs run (REQUIRES: ...);
+# elsewhere those tests are reported as UNSUPPORTED, not silently skipped.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+except OSError:
+    flags = []
+if "avx512_vnni" in flags and "avx512bw" in flags:
+    config.available_features.add("avx512vnni")

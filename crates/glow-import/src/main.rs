@@ -107,12 +107,14 @@ fn round_trips(context: &Context, bytes: &[u8]) -> bool {
 
 fn run(arguments: Arguments) -> Result<()> {
     if arguments.list_supported {
-        println!(
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
             "opsets {}-{}",
             SUPPORTED_OPSETS.start(),
             SUPPORTED_OPSETS.end()
-        );
-        println!("{}", supported_ops().join("\n"));
+        )?;
+        writeln!(out, "{}", supported_ops().join("\n"))?;
         return Ok(());
     }
     let model = arguments.model.clone().expect("clap requires MODEL here");
@@ -120,7 +122,7 @@ fn run(arguments: Arguments) -> Result<()> {
         let loaded = load_model(&model)?;
         let nodes = unsupported_nodes(&loaded.model);
         if nodes.is_empty() {
-            println!("every op of the model is supported");
+            writeln!(std::io::stdout(), "every op of the model is supported")?;
         } else {
             let mut by_op: Vec<(String, Vec<String>)> = Vec::new();
             for (op, node) in nodes {
@@ -130,12 +132,13 @@ fn run(arguments: Arguments) -> Result<()> {
                 }
             }
             for (op, list) in &by_op {
-                println!(
+                writeln!(
+                    std::io::stdout(),
                     "{op} ({} node{}): {}",
                     list.len(),
                     if list.len() == 1 { "" } else { "s" },
                     list.join(", ")
-                );
+                )?;
             }
             bail!("{} unsupported op type(s)", by_op.len());
         }

@@ -6,6 +6,7 @@
 pub mod calibration;
 pub mod model;
 pub mod options;
+pub mod output;
 pub mod profiling;
 pub mod report;
 pub mod runner;

@@ -103,7 +103,7 @@ impl Arguments {
         })
     }
 
-    fn quantization(&self) -> Option<Quantization> {
+    fn quantization(&self) -> Result<Option<Quantization>> {
         self.quantization.quantization()
     }
 }
@@ -154,7 +154,7 @@ fn inputs(compiled: &Compiled, arguments: &Arguments) -> Result<Vec<HostTensor>>
 }
 
 fn summary_line(compile_time: Duration, median: Duration, runs: usize) {
-    println!(
+    glow_run::outln!(
         "compile {:.3} s, run {:.3} ms ({} run{}, median)",
         compile_time.as_secs_f64(),
         median.as_secs_f64() * 1e3,
@@ -164,14 +164,17 @@ fn summary_line(compile_time: Duration, median: Duration, runs: usize) {
 }
 
 fn print_outputs(outputs: &[Port], produced: &[HostTensor]) {
-    println!(
+    glow_run::outln!(
         "{:<24} {:<20} {:>16} {:>16}",
-        "output", "shape", "sum", "sum |x|"
+        "output",
+        "shape",
+        "sum",
+        "sum |x|"
     );
     for (port, tensor) in outputs.iter().zip(produced) {
         let values = tensor.values();
         let shape: Vec<String> = tensor.shape.iter().map(|d| d.to_string()).collect();
-        println!(
+        glow_run::outln!(
             "{:<24} {:<20} {:>16.6e} {:>16.6e}",
             port.name,
             shape.join("x"),
@@ -227,7 +230,7 @@ fn profile(arguments: &Arguments, calibration: &Path, destination: &Path) -> Res
     }
     let profile = profiling::finish_profile(&values, &hash);
     profile.write(destination).map_err(anyhow::Error::msg)?;
-    println!(
+    glow_run::outln!(
         "profiled {} values over {} sample{} into '{}'",
         profile.values.len(),
         set.samples,
@@ -260,18 +263,26 @@ fn quantization_report(arguments: &Arguments, quantization: &Quantization) -> Re
         quantization,
         &mut data,
     )?;
-    println!(
+    glow_run::outln!(
         "{:<40} {:>14} {:>6} {:>8} {:>10}",
-        "quantized value", "scale", "zero", "storage", "SQNR dB"
+        "quantized value",
+        "scale",
+        "zero",
+        "storage",
+        "SQNR dB"
     );
     for layer in &layers {
-        println!(
+        glow_run::outln!(
             "{:<40} {:>14.6e} {:>6} {:>8} {:>10.2}",
-            layer.name, layer.scale, layer.zero_point, layer.storage, layer.sqnr
+            layer.name,
+            layer.scale,
+            layer.zero_point,
+            layer.storage,
+            layer.sqnr
         );
     }
     for (name, sqnr) in &outputs {
-        println!("output {name}: SQNR {sqnr:.2} dB against the float model");
+        glow_run::outln!("output {name}: SQNR {sqnr:.2} dB against the float model");
     }
     let (_, median) = quantized.run(&mut data, arguments.repeat)?;
     summary_line(quantized.compile_time, median, arguments.repeat.max(1));
@@ -284,7 +295,7 @@ fn run(arguments: Arguments) -> Result<()> {
     {
         return profile(&arguments, calibration, destination);
     }
-    let quantization = arguments.quantization();
+    let quantization = arguments.quantization()?;
     if arguments.quantization_report {
         let quantization = quantization.context("--quantization-report needs --load-profile")?;
         return quantization_report(&arguments, &quantization);

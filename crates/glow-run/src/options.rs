@@ -34,10 +34,40 @@ pub struct QuantizationOptions {
 }
 
 impl QuantizationOptions {
-    /// The quantization the options ask for, if any.
-    pub fn quantization(&self) -> Option<Quantization> {
-        let profile = self.load_profile.as_ref()?;
-        Some(Quantization {
+    /// The quantization the options ask for, if any; values checked here so a wrong
+    /// one is a one-line error naming the flag.
+    pub fn quantization(&self) -> Result<Option<Quantization>> {
+        use glow_passes::quantization::profile_data::{Calibration, Schema};
+        let Some(profile) = self.load_profile.as_ref() else {
+            return Ok(None);
+        };
+        if Schema::parse(&self.quantization_schema).is_none() {
+            bail!(
+                "--quantization-schema is '{}'; expected asymmetric, symmetric, symmetric_uint8 or symmetric_pow2",
+                self.quantization_schema
+            );
+        }
+        if Calibration::parse(&self.quantization_calibration).is_none() {
+            bail!(
+                "--quantization-calibration is '{}'; expected minmax, kl or percentile",
+                self.quantization_calibration
+            );
+        }
+        if self.quantization_precision != "int8" {
+            bail!(
+                "--quantization-precision is '{}'; only int8 has integer kernels",
+                self.quantization_precision
+            );
+        }
+        for kind in &self.keep_float {
+            if !glow_passes::quantization::values::QUANTIZED_OPS.contains(&kind.as_str()) {
+                bail!(
+                    "--keep-float names '{kind}', which has no integer form; kinds: {}",
+                    glow_passes::quantization::values::QUANTIZED_OPS.join(", ")
+                );
+            }
+        }
+        Ok(Some(Quantization {
             profile: profile.display().to_string(),
             schema: self.quantization_schema.clone(),
             calibration: self.quantization_calibration.clone(),
@@ -45,7 +75,7 @@ impl QuantizationOptions {
             channelwise: !self.no_channelwise,
             keep: self.keep_float.clone(),
             report: false,
-        })
+        }))
     }
 
     /// The int8 kernels; `runs_here` when the code runs on this CPU (the JIT, or a

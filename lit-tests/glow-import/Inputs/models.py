@@ -93,7 +93,7 @@ def small_cnn():
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
-        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="depthwise", pads=[1, 1, 1, 1], group=8),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="depthwise", pads=[1, 1, 1, 1], group=16),
         helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
         helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], name="pointwise"),
         helper.make_node("Add", ["c3", "r1"], ["s"], name="residual"),
@@ -103,8 +103,8 @@ def small_cnn():
         helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
         helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
     ]
-    init = [weight("w1", 8, 3, 3, 3), weight("b1", 8), weight("w2", 8, 1, 3, 3), weight("b2", 8),
-            weight("w3", 8, 8, 1, 1), weight("b3", 8), weight("fc", 10, 8), weight("fcb", 10)]
+    init = [weight("w1", 16, 3, 3, 3), weight("b1", 16), weight("w2", 16, 1, 3, 3), weight("b2", 16),
+            weight("w3", 16, 16, 1, 1), weight("b3", 16), weight("fc", 10, 16), weight("fcb", 10)]
     return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 16, 16])],
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 

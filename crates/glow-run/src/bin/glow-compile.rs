@@ -350,7 +350,7 @@ fn run(arguments: Arguments) -> Result<()> {
             (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
         },
     };
-    let prefix = match arguments.quantization.quantization() {
+    let prefix = match arguments.quantization.quantization()? {
         Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
         None => String::new(),
     };
@@ -415,7 +415,7 @@ fn run(arguments: Arguments) -> Result<()> {
         }
         return Err(error.context("writing the bundle"));
     }
-    println!(
+    glow_run::outln!(
         "bundle {name}: {} ({} bytes of weights, {} of inputs/outputs, {} of activations)",
         object.display(),
         sizes[0],

@@ -1,0 +1,93 @@
+// glow-quant-kernels replaces int8 convolutions (NHWC, dense or depthwise) and
+// fully-connected layers with constant int8 weights by calls of generated micro-
+// kernels: packed filters as constants, glow.quant.dot4 (vpdpbusd) in the loop for
+// isa=avx512-vnni, plain vector arithmetic for isa=generic; other ops stay for the
+// reference lowering. glow-lower-dot4 turns dot4 into the VNNI intrinsic.
+// RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=avx512-vnni})' | FileCheck %s --check-prefix=VNNI
+// RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=generic})' | FileCheck %s --check-prefix=GENERIC
+// RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=avx512-vnni},glow-lower-dot4)' | FileCheck %s --check-prefix=INTRINSIC
+
+!x = !quant.uniform<u8:f32, 0.05:128>
+!y = !quant.uniform<u8:f32, 0.1>
+
+// VNNI-LABEL: func.func @dense
+// VNNI: %[[W:.*]] = arith.constant dense_resource<packed{{.*}}> : tensor<2x36x64xi8>
+// VNNI: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<32xi32>
+// VNNI: %[[M:.*]] = arith.constant dense<{{.*}}> : tensor<32xf32>
+// VNNI: call @glow_int8_kernel_{{[0-9]+}}(%{{.*}}, %[[W]], %[[B]], %[[M]], %{{.*}})
+// VNNI: func.func private @glow_int8_kernel_{{[0-9]+}}
+// VNNI: tensor.pad
+// VNNI: scf.forall
+// VNNI-COUNT-14: glow.quant.dot4
+// VNNI: math.roundeven
+// GENERIC-LABEL: func.func @dense
+// GENERIC-NOT: glow.quant.dot4
+// GENERIC: vector.multi_reduction <add>
+// INTRINSIC-LABEL: func.func @dense
+// INTRINSIC: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// INTRINSIC-NOT: glow.quant.dot4
+func.func @dense(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
+  %wi = glow.graph.constant dense<1> : tensor<32x16x3x3xi8>
+  %w = quant.scast %wi : tensor<32x16x3x3xi8> to tensor<32x16x3x3x!quant.uniform<i8:f32, 0.01>>
+  %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] channels_last min 0.0
+      : (tensor<1x14x14x16x!x>, tensor<32x16x3x3x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x14x14x32x!y>
+  return %y : tensor<1x14x14x32x!y>
+}
+
+// -----
+
+!x = !quant.uniform<u8:f32, 0.05:128>
+!y = !quant.uniform<u8:f32, 0.1>
+
+// Depthwise: 3 kernel rows interleaved per 32-bit lane.
+// VNNI-LABEL: func.func @depthwise
+// VNNI: arith.constant dense{{.*}} : tensor<1x1x3x64xi8>
+// VNNI: func.func private @glow_int8_kernel_
+// VNNI: vector.shuffle
+// VNNI: glow.quant.dot4
+func.func @depthwise(%x: tensor<1x8x8x16x!x>) -> tensor<1x8x8x16x!y> {
+  %wi = glow.graph.constant dense<2> : tensor<16x1x3x3xi8>
+  %w = quant.scast %wi : tensor<16x1x3x3xi8> to tensor<16x1x3x3x!quant.uniform<i8:f32, 0.01>>
+  %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] group 16 channels_last
+      : (tensor<1x8x8x16x!x>, tensor<16x1x3x3x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x8x8x16x!y>
+  return %y : tensor<1x8x8x16x!y>
+}
+
+// -----
+
+!x = !quant.uniform<i8:f32, 0.05:3>
+
+// A fully_connected layer is the 1x1 convolution of a 1 x 1 x M x K image; 1000
+// outputs are padded to 1008 and sliced back. A signed input is read with its sign
+// bit flipped (xor 0x80808080).
+// VNNI-LABEL: func.func @fully_connected
+// VNNI: glow.graph.reshape %{{.*}} -> tensor<1x1x4x64x!quant.uniform<i8:f32, 5.000000e-02:3>>
+// VNNI: call @glow_int8_kernel_
+// VNNI: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 4, 1000] [1, 1, 1, 1] : tensor<1x1x4x1008xi8> to tensor<1x1x4x1000xi8>
+// VNNI: glow.graph.reshape %{{.*}} -> tensor<4x1000x!quant.uniform<i8:f32, 1.000000e-01>>
+// VNNI: arith.constant -2139062144 : i32
+func.func @fully_connected(%x: tensor<4x64x!x>) -> tensor<4x1000x!quant.uniform<i8:f32, 0.1>> {
+  %wi = glow.graph.constant dense<1> : tensor<64x1000xi8>
+  %w = quant.scast %wi : tensor<64x1000xi8> to tensor<64x1000x!quant.uniform<i8:f32, 0.01>>
+  %y = glow.quant.fully_connected %x, %w : (tensor<4x64x!x>, tensor<64x1000x!quant.uniform<i8:f32, 0.01>>) -> tensor<4x1000x!quant.uniform<i8:f32, 0.1>>
+  return %y : tensor<4x1000x!quant.uniform<i8:f32, 0.1>>
+}
+
+// -----
+
+!x = !quant.uniform<u8:f32, 0.05:128>
+
+// Not for the kernels: NCHW, weight zero points, runtime weights, int32 results.
+// VNNI-LABEL: func.func @left_alone
+// VNNI-COUNT-4: glow.quant.
+// VNNI-NOT: call @glow_int8_kernel
+func.func @left_alone(%x: tensor<1x4x4x16x!x>, %n: tensor<1x16x4x4x!x>, %rw: tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>) -> (tensor<1x8x4x4x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!quant.uniform<i32:f32, 5.0e-4>>) {
+  %wi = glow.graph.constant dense<1> : tensor<8x16x1x1xi8>
+  %w = quant.scast %wi : tensor<8x16x1x1xi8> to tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>
+  %wz = quant.scast %wi : tensor<8x16x1x1xi8> to tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01:1>>
+  %a = glow.quant.conv2d %n, %w : (tensor<1x16x4x4x!x>, tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x8x4x4x!x>
+  %b = glow.quant.conv2d %x, %wz channels_last : (tensor<1x4x4x16x!x>, tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01:1>>) -> tensor<1x4x4x8x!x>
+  %c = glow.quant.conv2d %x, %rw channels_last : (tensor<1x4x4x16x!x>, tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x4x4x8x!x>
+  %d = glow.quant.conv2d %x, %w channels_last : (tensor<1x4x4x16x!x>, tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x4x4x8x!quant.uniform<i32:f32, 5.0e-4>>
+  return %a, %b, %c, %d : tensor<1x8x4x4x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!quant.uniform<i32:f32, 5.0e-4>>
+}
