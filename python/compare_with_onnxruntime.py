@@ -6,8 +6,8 @@ Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--se
                                    [--int-high N] [--bin DIR] [--tolerance 1e-4]
                                    [--via-mlir]
 
-Float inputs are standard normal; integer inputs (token ids, masks) uniform in
-[0, --int-high). Exits 1 if an output differs by more than the tolerance.
+Float inputs are standard normal; integer inputs (token ids, masks, uint8 images)
+uniform in [0, --int-high). Exits 1 if an output differs by more than the tolerance.
 --via-mlir imports the model to a `.mlir` text file first (glow-import) and runs that
 file, feeding inputs by their ONNX names: the way users work with glow-opt pipelines.
 """
@@ -21,6 +21,8 @@ import numpy as np
 import onnxruntime as ort
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+INTEGERS = {"tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(uint8)": np.uint8,
+            "tensor(int8)": np.int8}
 
 
 def main():
@@ -46,8 +48,8 @@ def main():
         shape = [int(d) for d in dims.split("x")]
         if declared[name] == "tensor(float)":
             feeds[name] = rng.standard_normal(shape).astype(np.float32)
-        elif declared[name] in ("tensor(int64)", "tensor(int32)"):
-            dtype = np.int64 if declared[name] == "tensor(int64)" else np.int32
+        elif declared[name] in INTEGERS:
+            dtype = INTEGERS[declared[name]]
             feeds[name] = rng.integers(0, arguments.int_high, shape).astype(dtype)
         else:
             raise SystemExit(f"input {name}: {declared[name]} is not supported here")

@@ -132,6 +132,42 @@ def quantized_with_onnxruntime(float_model, path, seed=1):
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
 
 
+def integer_ops():
+    """ONNX's integer operators (onnxruntime's QOperator format): QLinearConv with
+    per-channel int8 weights and an int32 bias, QLinearMatMul, ConvInteger and
+    MatMulInteger with zero points, on uint8 inputs (onnxruntime's ConvInteger takes
+    uint8 weights only)."""
+    def const(name, values, dtype):
+        return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+    w = rng.integers(-128, 128, (4, 3, 3, 3)).astype(np.int8)
+    b = rng.integers(-2000, 2000, 4).astype(np.int32)
+    m_weights = rng.integers(-128, 128, (6, 5)).astype(np.int8)
+    initializers = [
+        const("xs", 0.02, np.float32), const("xz", 120, np.uint8),
+        numpy_helper.from_array(w, "w"), const("ws", [0.01, 0.02, 0.005, 0.03], np.float32),
+        const("wz", [0, 0, 0, 0], np.int8), numpy_helper.from_array(b, "b"),
+        const("ys", 0.15, np.float32), const("yz", 100, np.uint8),
+        numpy_helper.from_array(m_weights, "mw"), const("ms", 0.01, np.float32),
+        const("mz", 3, np.int8), const("os", 0.3, np.float32), const("oz", 7, np.uint8),
+        numpy_helper.from_array(rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8), "wu"),
+        const("wzi", 130, np.uint8),
+    ]
+    nodes = [
+        helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["conv"],
+                         pads=[1, 1, 1, 1], strides=[1, 2], name="qconv"),
+        helper.make_node("QLinearMatMul", ["a", "xs", "xz", "mw", "ms", "mz", "os", "oz"], ["matmul"],
+                         name="qmatmul"),
+        helper.make_node("ConvInteger", ["x", "wu", "xz", "wzi"], ["conv_int"], name="iconv",
+                         dilations=[2, 1]),
+        helper.make_node("MatMulInteger", ["a", "mw", "xz", "mz"], ["matmul_int"], name="imatmul"),
+    ]
+    inputs = [value("x", TensorProto.UINT8, [1, 3, 6, 7]), value("a", TensorProto.UINT8, [2, 6])]
+    outputs = [value("conv", TensorProto.UINT8, None), value("matmul", TensorProto.UINT8, None),
+               value("conv_int", TensorProto.INT32, None), value("matmul_int", TensorProto.INT32, None)]
+    return model(nodes, inputs, outputs, initializers, opset=19)
+
+
 def external(location):
     """One initializer stored as external data at `location`."""
     tensor = weight("w", 4)
@@ -201,6 +237,12 @@ def main():
         ]
         m = model(nodes, [value("img", TensorProto.UINT8, [2, 3])], [value("y", TensorProto.FLOAT, [2, 2])],
                   [scale, zp, wq, ws, wz], opset=19)
+    elif kind == "integer-ops":
+        m = integer_ops()
+    elif kind == "integer-zero-scale":
+        m = integer_ops()
+        next(t for t in m.graph.initializer if t.name == "ms").CopyFrom(
+            numpy_helper.from_array(np.array(0.0, dtype=np.float32), "ms"))
     elif kind == "unsupported":
         m = model([helper.make_node("Hardmax", ["x"], ["y"], name="hard1"),
                    helper.make_node("Einsum", ["y", "y"], ["z"], name="ein", equation="ij,jk->ik"),

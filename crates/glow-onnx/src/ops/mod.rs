@@ -7,6 +7,7 @@ mod elementwise;
 mod indexing;
 mod nn;
 mod quantization;
+mod quantized_compute;
 mod reduce;
 mod shape;
 
@@ -83,6 +84,10 @@ const TABLE: &[(&str, Convert)] = &[
     // quantization (QDQ)
     ("DequantizeLinear", quantization::dequantize_linear),
     ("QuantizeLinear", quantization::quantize_linear),
+    ("QLinearConv", quantized_compute::qlinear_conv),
+    ("QLinearMatMul", quantized_compute::qlinear_matmul),
+    ("ConvInteger", quantized_compute::conv_integer),
+    ("MatMulInteger", quantized_compute::matmul_integer),
     // indexing and resampling
     ("GatherElements", indexing::gather_elements),
     ("Resize", indexing::resize),

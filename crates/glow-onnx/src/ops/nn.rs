@@ -12,17 +12,17 @@ use glow_dialects::ods::glow_graph;
 use melior::ir::Value;
 
 /// Spatial geometry of a 1-D or 2-D window op, normalized to 2-D.
-struct Window {
-    kernel: [i64; 2],
-    strides: [i64; 2],
+pub(super) struct Window {
+    pub(super) kernel: [i64; 2],
+    pub(super) strides: [i64; 2],
     /// [top, left, bottom, right]
-    pads: [i64; 4],
-    dilations: [i64; 2],
+    pub(super) pads: [i64; 4],
+    pub(super) dilations: [i64; 2],
 }
 
 /// Reads kernel_shape / strides / pads / dilations / auto_pad (and ceil_mode for
 /// pooling) for a spatial input of `spatial` extents (1 or 2 of them).
-fn window(
+pub(super) fn window(
     cx: &NodeContext,
     spatial: &[i64],
     kernel: &[i64],

@@ -23,21 +23,61 @@ fn parameters(
     if cx.attr_i("block_size", 0) > 0 {
         return Err("blocked quantization (block_size) is not supported".into());
     }
-    let scale = cx.constant_input(1, "scale")?;
-    if !scale.element.is_float() {
-        return Err(format!("scale of type {:?}", scale.element));
+    let storage_default = match cx.attr_i("output_dtype", 0) as i32 {
+        0 => storage_default,
+        code => Element::from_onnx(code)
+            .ok_or_else(|| format!("output_dtype {}", Element::onnx_name(code)))?,
+    };
+    let axis = cx.attr_i("axis", 1);
+    let inputs = ParameterInputs {
+        scale: Some(1),
+        zero_point: 2,
+        axis,
+    };
+    parameters_at(cx, &inputs, shape, storage_default, allow_int32)
+}
+
+/// Where a node keeps one operand's quantization parameters.
+pub struct ParameterInputs {
+    /// Input index of the scale (None: scale 1, as ConvInteger / MatMulInteger).
+    pub scale: Option<usize>,
+    /// Input index of the (optional) zero point.
+    pub zero_point: usize,
+    /// The quantized axis of a 1-D scale or zero point (negative from the back).
+    pub axis: i64,
+}
+
+/// The quantization of a tensor of `shape` from the node's scale and zero-point inputs.
+pub fn parameters_at(
+    cx: &NodeContext,
+    inputs: &ParameterInputs,
+    shape: &[i64],
+    storage_default: Element,
+    allow_int32: bool,
+) -> Result<(Quantization, Element), String> {
+    let zero_point = cx
+        .has_input(inputs.zero_point)
+        .then(|| cx.constant_input(inputs.zero_point, "zero point"))
+        .transpose()?;
+    let (scales, expressed, scale_dims) = match inputs.scale {
+        Some(index) => {
+            let scale = cx.constant_input(index, "scale")?;
+            if !scale.element.is_float() {
+                return Err(format!("scale of type {:?}", scale.element));
+            }
+            (scale.to_f64s(), scale.element, scale.dims.clone())
+        }
+        None => {
+            let count = zero_point.as_ref().map_or(1, |z| z.to_i64s().len());
+            (vec![1.0; count], Element::F32, vec![count as i64])
+        }
+    };
+    if let Some(bad) = scales.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+        return Err(format!("scale {bad} is not a positive finite number"));
     }
-    let scales = scale.to_f64s();
-    let (zero_points, storage) = if cx.has_input(2) {
-        let zp = cx.constant_input(2, "zero point")?;
-        (zp.to_i64s(), zp.element)
-    } else {
-        let storage = match cx.attr_i("output_dtype", 0) as i32 {
-            0 => storage_default,
-            code => Element::from_onnx(code)
-                .ok_or_else(|| format!("output_dtype {}", Element::onnx_name(code)))?,
-        };
-        (vec![0; scales.len()], storage)
+    let (zero_points, storage) = match zero_point {
+        Some(zp) => (zp.to_i64s(), zp.element),
+        None => (vec![0; scales.len()], storage_default),
     };
     let int32 = allow_int32 && storage == Element::I32;
     if !matches!(storage, Element::I8 | Element::U8) && !int32 {
@@ -53,8 +93,8 @@ fn parameters(
             zero_points.len()
         ));
     }
-    let axis = if scales.len() > 1 || !scale.dims.is_empty() && scale.dims[0] > 1 {
-        let axis = normalize_axis(cx.attr_i("axis", 1), shape.len())?;
+    let axis = if scales.len() > 1 || !scale_dims.is_empty() && scale_dims[0] > 1 {
+        let axis = normalize_axis(inputs.axis, shape.len())?;
         if shape[axis] as usize != scales.len() {
             return Err(format!(
                 "{} scales for dimension {axis} of {shape:?}",
@@ -70,10 +110,53 @@ fn parameters(
             scales,
             zero_points,
             axis,
-            expressed: scale.element,
+            expressed,
         },
         storage,
     ))
+}
+
+/// Input `i` as a tensor of quantization `q` over `storage`: a quantized value as is
+/// (rescaled when its parameters differ), integers reinterpreted (`quant.scast`).
+pub fn quantized_input<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    i: usize,
+    q: &Quantization,
+    storage: Element,
+) -> Result<Value<'c, 'a>, String> {
+    let x = cx.input(i)?;
+    if x.element != storage {
+        return Err(format!(
+            "input #{i} is {:?} but its zero point is {storage:?}",
+            x.element
+        ));
+    }
+    let quantized_type = cx.quantized_tensor_type(&x.shape, storage, q);
+    match (&x.quantization, x.value) {
+        (Some(given), Some(value)) if **given == *q => Ok(value),
+        (Some(_), Some(value)) => {
+            Ok(cx.emit(glow_quant::rescale(cx.context, quantized_type, value, cx.location).into()))
+        }
+        (Some(_), None) => Err("quantized input has no value".into()),
+        (None, _) => {
+            let mut storage_value = cx.value(i)?;
+            if storage == Element::U8 {
+                let signless = cx.tensor_type(&x.shape, Element::I8);
+                let bitcast = OperationBuilder::new("tensor.bitcast", cx.location)
+                    .add_operands(&[storage_value])
+                    .add_results(&[signless])
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                storage_value = cx.emit(bitcast);
+            }
+            let cast = OperationBuilder::new("quant.scast", cx.location)
+                .add_operands(&[storage_value])
+                .add_results(&[quantized_type])
+                .build()
+                .map_err(|e| e.to_string())?;
+            Ok(cx.emit(cast))
+        }
+    }
 }
 
 pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
@@ -128,34 +211,7 @@ pub fn dequantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<
             quantization,
         )]);
     }
-    let quantized_type = cx.quantized_tensor_type(&x.shape, storage, &quantization);
-    let value: Value = match (&x.quantization, x.value) {
-        (Some(given), Some(value)) if **given == quantization => value,
-        (Some(_), Some(value)) => {
-            cx.emit(glow_quant::rescale(cx.context, quantized_type, value, cx.location).into())
-        }
-        (None, _) => {
-            // A runtime integer tensor: reinterpret its storage as quantized values
-            // (quant.scast takes signless storage, so ui8 is bitcast to i8 first).
-            let mut storage_value = cx.value(0)?;
-            if storage == Element::U8 {
-                let signless = cx.tensor_type(&x.shape, Element::I8);
-                let bitcast = OperationBuilder::new("tensor.bitcast", cx.location)
-                    .add_operands(&[storage_value])
-                    .add_results(&[signless])
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                storage_value = cx.emit(bitcast);
-            }
-            let cast = OperationBuilder::new("quant.scast", cx.location)
-                .add_operands(&[storage_value])
-                .add_results(&[quantized_type])
-                .build()
-                .map_err(|e| e.to_string())?;
-            cx.emit(cast)
-        }
-        (Some(_), None) => return Err("quantized input has no value".into()),
-    };
+    let value = quantized_input(cx, 0, &quantization, storage)?;
     let float_type = cx.tensor_type(&x.shape, expressed);
     let out = cx.emit(glow_quant::dequantize(cx.context, float_type, value, cx.location).into());
     Ok(vec![Slot::value(out, x.shape, expressed)])
