@@ -37,7 +37,7 @@ impl QuantizationOptions {
     /// The quantization the options ask for, if any; values checked here so a wrong
     /// one is a one-line error naming the flag.
     pub fn quantization(&self) -> Result<Option<Quantization>> {
-        use glow_passes::quantization::profile_data::{Calibration, Schema};
+        use glow_passes::quantization::calibration::{Calibration, Schema};
         let Some(profile) = self.load_profile.as_ref() else {
             return Ok(None);
         };

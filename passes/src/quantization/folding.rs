@@ -14,9 +14,12 @@
 //! - dequantize of a quantized constant left over (weights of float islands) -> a
 //!   float constant, computed now                      ([`FOLD_CONSTANT_DEQUANTIZE`])
 
-use super::ir::{
-    dequantized, float_constant, name_of, operand, produced_by, producer, quantized,
-    quantized_constant, tensor_type, Emitter,
+use super::{
+    ir::{
+        dequantized, float_constant, name_of, operand, produced_by, producer, quantized,
+        quantized_constant, tensor_type, Emitter,
+    },
+    quantize::KEEP_FLOAT,
 };
 use crate::{
     framework::{attributes, Rule},
@@ -223,6 +226,9 @@ fn fold_quantized_compute<'c>(
     let Some(compute) = producer(core) else {
         return false;
     };
+    if compute.has_attribute(KEEP_FLOAT) {
+        return false;
+    }
     let clamp: Vec<(&str, Attribute)> = [("min", min), ("max", max)]
         .into_iter()
         .filter_map(|(n, v)| v.map(|v| (n, f64_attribute(context, v))))
@@ -370,6 +376,9 @@ fn sink_dequantize<'c>(
     let Ok(result) = op.result(0) else {
         return false;
     };
+    if op.has_attribute(KEEP_FLOAT) {
+        return false;
+    }
     let Some((shape, _)) = tensor_info(result.into()) else {
         return false;
     };

@@ -19,6 +19,23 @@ pub fn producer<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>
     Some(unsafe { OperationRef::from_raw(owner.to_raw()) })
 }
 
+/// The ops using `value` (an op once per use).
+pub fn users<'c: 'a, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    // SAFETY: use iteration over a live value does not mutate the IR; each owner is a
+    // live op of the same IR.
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !use_.ptr.is_null() {
+            out.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(
+                use_,
+            )));
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    out
+}
+
 /// The name of `op`.
 pub fn name_of(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()

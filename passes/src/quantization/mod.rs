@@ -5,13 +5,17 @@
 //! - `glow-profile` ([`profile`]): observers on every value quantization touches
 //!   ([`values`]); `glow-lower-profiles` ([`lower_profile`]) turns them into calls of
 //!   the runtime's recorder, whose results become a profile file ([`profile_data`]).
+//! - `glow-quantize` ([`quantize`]): the ops worth quantizing ([`selection`]), their
+//!   values calibrated from the profile ([`calibration`]), QDQ inserted, then folded.
 
+pub mod calibration;
 pub mod folding;
 pub mod ir;
 pub mod lower_profile;
 pub mod profile;
 pub mod profile_data;
 pub mod quantize;
+pub mod selection;
 pub mod values;
 
 use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule};

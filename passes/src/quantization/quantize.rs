@@ -15,8 +15,10 @@
 //! with a `glow.quant.profile` of the same name, for glow-run's quantization report.
 
 use super::{
+    calibration::{calibrated_range, parameters, Calibration, Schema},
     ir::{name_of, operand, producer, quantized, tensor_type},
-    profile_data::{calibrated_range, parameters, Calibration, Profile, Schema},
+    profile_data::Profile,
+    selection::select_ops,
     values::{functions, graph_hash, is_weight, output_point, quantized_kind, quantized_values},
 };
 use crate::{
@@ -26,15 +28,18 @@ use crate::{
 use glow_dialects::quant_types::UniformQuantization;
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, StringAttribute},
+        attribute::{AttributeLike as _, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        r#type::{IntegerType, RankedTensorType},
+        r#type::IntegerType,
         Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, TypeLike,
         Value, ValueLike,
     },
     Context,
 };
 use std::collections::HashSet;
+
+/// The discardable attribute marking an op glow-quantize keeps float while folding.
+pub const KEEP_FLOAT: &str = "glow.keep_float";
 
 /// The pass definition registered as `glow-quantize`.
 pub static QUANTIZE: PassDefinition = PassDefinition {
@@ -247,20 +252,16 @@ fn quantize_function(
                 .any(|k| k.strip_prefix("glow.graph.").unwrap_or(k) == kind)
         })
     };
-    // Names over the whole graph (as glow-profile saw it), then the values that ops
-    // with an integer form and not kept touch.
+    // Names over the whole graph (as glow-profile saw it), then the values the
+    // selected ops touch.
     let named = quantized_values(function);
+    let compute = select_ops(function, &kept);
+    mark_kept(context, function, &kept);
     let mut touched: HashSet<usize> = HashSet::new();
-    let mut compute: Vec<OperationRef> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: ops of the function outlive this pass's uses of them.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if quantized_kind(op).is_none() || kept(op) {
-            return WalkResult::Advance;
-        }
+    for op in &compute {
         for i in 0..op.operand_count() {
-            if !is_weight(op, i) {
-                if let Some(v) = operand(op, i) {
+            if !is_weight(*op, i) {
+                if let Some(v) = operand(*op, i) {
                     touched.insert(v.to_raw().ptr as usize);
                 }
             }
@@ -270,9 +271,7 @@ fn quantize_function(
             let result = unsafe { Value::from_raw(result.to_raw()) };
             touched.insert(output_point(result).to_raw().ptr as usize);
         }
-        compute.push(op);
-        WalkResult::Advance
-    });
+    }
     let entry = function
         .region(0)
         .ok()
@@ -285,7 +284,19 @@ fn quantize_function(
         let entry_profile = profile.value(&name).ok_or_else(|| {
             format!("value '{name}' is not in profile '{path}' (profile this graph again)")
         })?;
-        let range = calibrated_range(entry_profile, settings.calibration);
+        // A constant's profile is its exact range: never clipped.
+        let constant = producer(value).is_some_and(|p| {
+            matches!(
+                name_of(p).as_str(),
+                "glow.graph.constant" | "arith.constant"
+            )
+        });
+        let calibration = if constant {
+            Calibration::MinMax
+        } else {
+            settings.calibration
+        };
+        let range = calibrated_range(entry_profile, calibration, settings.schema);
         let (scale, zero_point, signed) =
             parameters(range, settings.schema).map_err(|e| format!("value '{name}': {e}"))?;
         if !(scale > 0.0 && scale.is_finite()) {
@@ -398,14 +409,41 @@ fn quantize_function(
             )
         };
     }
-    let _ = RankedTensorType::try_from(
-        function
-            .result(0)
-            .ok()
-            .map(|r| r.r#type())
-            .unwrap_or(Type::index(context)),
-    );
     Ok(())
+}
+
+/// Marks the ops `keep` names with [`KEEP_FLOAT`], so quantization folding leaves them
+/// float even where quantize / dequantize pairs around them (for their neighbours)
+/// would match its patterns.
+fn mark_kept(context: &Context, function: OperationRef, kept: &dyn Fn(OperationRef) -> bool) {
+    function.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: a live op of the function.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if kept(op) {
+            // SAFETY: setting a unit attribute on a live op of this context.
+            unsafe {
+                let name = melior::StringRef::new(KEEP_FLOAT);
+                mlir_sys::mlirOperationSetAttributeByName(
+                    op.to_raw(),
+                    name.to_raw(),
+                    Attribute::unit(context).to_raw(),
+                );
+            }
+        }
+        WalkResult::Advance
+    });
+}
+
+/// Removes the marks [`mark_kept`] set.
+fn clear_keep_marks(function: OperationRef) {
+    function.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: removing a discardable attribute of a live op.
+        unsafe {
+            let name = melior::StringRef::new(KEEP_FLOAT);
+            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name.to_raw());
+        }
+        WalkResult::Advance
+    });
 }
 
 /// Taps each integer op's result (dequantized) with a profile op named after the value
@@ -528,10 +566,10 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
             return Err(());
         }
         super::fold(function)?;
+        clear_keep_marks(function);
         if settings.report {
             tap_quantized_values(context, function);
         }
     }
-    let _ = producer::<'_, '_>;
     Ok(())
 }

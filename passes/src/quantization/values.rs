@@ -225,14 +225,28 @@ fn fnv(hash: &mut u64, bytes: &[u8]) {
 }
 
 /// A hash of `function` before instrumentation (Glow's pre-lowering graph hash): its
-/// generic form without locations or constant payloads, then every constant's bytes.
+/// signature and its body's generic form without locations or constant payloads, then
+/// every constant's bytes.
 pub fn graph_hash(function: OperationRef) -> String {
     let mut hash = 0xcbf29ce484222325u64;
-    let flags = OperationPrintingFlags::new()
-        .elide_large_elements_attributes(16)
-        .print_generic_operation_form();
-    if let Ok(text) = function.to_string_with_flags(flags) {
-        fnv(&mut hash, without_resource_names(&text).as_bytes());
+    let flags = || {
+        OperationPrintingFlags::new()
+            .elide_large_elements_attributes(16)
+            .print_generic_operation_form()
+    };
+    // The signature and the body, not the function's attributes: runners add their
+    // own (llvm.emit_c_interface, glow.profile_hash) without changing the graph.
+    if let Ok(signature) = function.attribute("function_type") {
+        fnv(&mut hash, signature.to_string().as_bytes());
+    }
+    if let Some(body) = function.region(0).ok().and_then(|r| r.first_block()) {
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            if let Ok(text) = op.to_string_with_flags(flags()) {
+                fnv(&mut hash, without_resource_names(&text).as_bytes());
+            }
+            next = op.next_in_block();
+        }
     }
     let mut constants = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {

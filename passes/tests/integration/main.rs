@@ -1,8 +1,9 @@
 //! The project's one MLIR-linked Rust test binary: the Glow dialects' typed builders,
 //! the Rust-pass framework, glow-lower-nodes driven as a library, and the mutation
-//! fuzzing of the ONNX reader and importer, the int8 kernels' compile-time packing.
+//! fuzzing of the ONNX reader and importer, the int8 kernels' compile-time packing, and int8 calibration.
 
 mod builders;
+mod calibration;
 mod framework;
 mod int8_packing;
 mod lower_nodes;
