@@ -3,8 +3,12 @@ files with onnx's helper API and deterministic (seeded, He-initialized) weights,
 importer, the runners and the benchmarks. Torch is not needed; the files are not
 committed.
 
-Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|encoder ...]
-Writes DIR/<name>.onnx (default DIR: .cache/models).
+Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|encoder|resnet50_int8|mobilenetv2_int8 ...]
+Writes DIR/<name>.onnx (default DIR: .cache/models). A `_int8` name is the float model
+through onnxruntime's own int8 tooling, as its users run it: quant_pre_process, then
+quantize_static (QDQ, per-channel int8 weights, uint8 activations) calibrated on four
+seeded standard-normal inputs (enough to exercise the integer kernels and time them; a
+real deployment calibrates on real data).
 """
 import argparse
 import pathlib
@@ -194,6 +198,38 @@ def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):
     return model
 
 
+def quantized_with_onnxruntime(base, out, samples=4):
+    """out/<base>_int8.onnx from out/<base>.onnx (built first when missing)."""
+    import logging
+
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    source = out / f"{base}.onnx"
+    if not source.exists():
+        onnx.save(globals()[base](), source)
+    shape = [d.dim_value or 1 for d in onnx.load(source, load_external_data=False)
+             .graph.input[0].type.tensor_type.shape.dim]
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            rng = np.random.default_rng(0)
+            self.samples = iter([{"input": rng.standard_normal(shape).astype(np.float32)}
+                                 for _ in range(samples)])
+
+        def get_next(self):
+            return next(self.samples, None)
+
+    prepared, quantized = out / f"{base}_pre.onnx", out / f"{base}_int8.onnx"
+    logging.getLogger().setLevel(logging.ERROR)
+    quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
+    quantize_static(str(prepared), str(quantized), Reader(), quant_format=QuantFormat.QDQ,
+                    per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    prepared.unlink()
+    return quantized
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / ".cache" / "models"))
@@ -202,8 +238,11 @@ def main():
     out = pathlib.Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in arguments.models:
-        path = out / f"{name}.onnx"
-        onnx.save(globals()[name](), path)
+        if name.endswith("_int8"):
+            path = quantized_with_onnxruntime(name[:-len("_int8")], out)
+        else:
+            path = out / f"{name}.onnx"
+            onnx.save(globals()[name](), path)
         print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 

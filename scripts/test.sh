@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: bootstrap (idempotent), build, formatting and lints, the Rust
-# integration tests (cargo test), the ONNX node suite and model checks, the fuzzers
-# (scripts/fuzz.sh), then the lit suite over lit-tests/ with Debian's
-# LLVM 22 lit/FileCheck. Any failure fails the run; lit's summary is the last line.
+# integration tests (cargo test), the ONNX node suite and model checks (float and
+# int8), the fuzzers (scripts/fuzz.sh), then the lit suite over lit-tests/ with
+# Debian's LLVM 22 lit/FileCheck. Any failure fails the run; lit's summary is the last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -27,6 +27,14 @@ echo "== MobileNetV2 through Glow vs onnxruntime"
 .venv/bin/python python/build_models.py mobilenetv2
 .venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
   --input-shape input=1x3x224x224 --bin target/debug
+echo "== int8: onnxruntime-quantized MobileNetV2 and ResNet-50 on integer kernels vs onnxruntime int8"
+.venv/bin/python python/build_models.py mobilenetv2_int8 resnet50_int8
+for model in mobilenetv2_int8 resnet50_int8; do
+  .venv/bin/python python/compare_with_onnxruntime.py ".cache/models/$model.onnx" \
+    --input-shape input=1x3x224x224 --bin target/debug --tolerance 2e-2 --check-top1
+done
+echo "== int8: profile-guided quantization accuracy (digits CNN, encoder) vs float and onnxruntime int8"
+.venv/bin/python python/quantization_accuracy.py --bin target/debug --encoder-samples 4 --quiet
 echo "== ResNet-50 bundle: glow-compile, a C program linked against it, vs glow-run"
 .venv/bin/python python/build_models.py resnet50
 .venv/bin/python python/check_bundle.py .cache/models/resnet50.onnx \
