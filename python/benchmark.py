@@ -2,8 +2,16 @@
 this machine, single-threaded, and prints each one's median latency and the ratios.
 
 Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [MODEL ...]
-MODEL is one of build_models.py's names (resnet50, mobilenetv2, encoder); the files are
-built into .cache/models when missing. IREE modules are compiled once into .cache/iree.
+MODEL is one of build_models.py's names (resnet50, mobilenetv2, encoder, and the int8
+resnet50_int8, mobilenetv2_int8); the files are built into .cache/models when missing.
+IREE modules are compiled once into .cache/iree. The CPU model and its vector / int8
+flags are printed first: ratios are only comparable on the same machine.
+
+An int8 row times onnxruntime's own int8 model (quant_pre_process + quantize_static:
+QDQ, per-channel int8 weights, uint8 activations) in every engine, glow running it on
+its integer kernels; two more glow columns give glow's fp32 time on the float model
+and glow's own profile-guided int8 of the float model (glow-run --calibration on the
+same four calibration inputs, then --load-profile).
 
 What is timed, for each engine: the median wall time of one inference over --repeat
 runs after one warm-up run, inputs already in memory, one thread:
@@ -14,6 +22,7 @@ runs after one warm-up run, inputs already in memory, one thread:
 Compile times are printed too (glow's includes LLVM code generation).
 """
 import argparse
+import os
 import pathlib
 import re
 import statistics
@@ -31,6 +40,33 @@ SHAPES = {
     "mobilenetv2": {"input": [1, 3, 224, 224]},
     "encoder": {"input_ids": [1, 128], "attention_mask": [1, 128]},
 }
+INT8 = ("resnet50_int8", "mobilenetv2_int8")
+CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
+
+
+def cpu_description():
+    """'model name' and the vector / int8 flags of /proc/cpuinfo."""
+    model, flags = "unknown CPU", set()
+    try:
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name":
+                model = value.strip()
+            elif key.strip() == "flags":
+                flags = set(value.split())
+    except OSError:
+        pass
+    present = [f for f in CPU_FLAGS if f in flags]
+    absent = [f for f in CPU_FLAGS if f not in flags]
+    return (f"{model}, {os.cpu_count()} CPUs; flags: {' '.join(present) or '-'}"
+            + (f" (no {' '.join(absent)})" if absent else ""))
+
+
+def ensure_model(name):
+    model = MODELS / f"{name}.onnx"
+    if not model.exists():
+        subprocess.run([sys.executable, ROOT / "python" / "build_models.py", name], check=True)
+    return model
 
 
 def feeds_for(session, shapes, rng):
@@ -46,8 +82,8 @@ def feeds_for(session, shapes, rng):
     return feeds
 
 
-def time_glow(binary, model, shapes, repeat):
-    command = [str(binary / "glow-run"), str(model), "--repeat", str(repeat)]
+def time_glow(binary, model, shapes, repeat, flags=()):
+    command = [str(binary / "glow-run"), str(model), "--repeat", str(repeat), *map(str, flags)]
     for name, shape in shapes.items():
         command += ["--input-shape", f"{name}={'x'.join(map(str, shape))}"]
     run = subprocess.run(command, capture_output=True, text=True)
@@ -57,6 +93,25 @@ def time_glow(binary, model, shapes, repeat):
     if not found:
         raise SystemExit(f"glow-run printed no timing: {run.stdout}")
     return float(found.group(2)), float(found.group(1))
+
+
+def glow_profile(binary, model, shapes):
+    """Profiles `model` with glow-run on the four seeded inputs onnxruntime's quantizer
+    calibrated on (build_models.py); returns the profile's path."""
+    folder = ROOT / ".cache" / "bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(0)
+    samples = {name: np.stack([rng.standard_normal(shape).astype(np.float32) for _ in range(4)])
+               for name, shape in shapes.items()}
+    calibration, profile = folder / f"{model.stem}.calib.npz", folder / f"{model.stem}.profile.yaml"
+    np.savez(calibration, **samples)
+    pins = [a for name, shape in shapes.items()
+            for a in ("--input-shape", f"{name}={'x'.join(map(str, shape))}")]
+    run = subprocess.run([str(binary / "glow-run"), str(model), *pins, "--calibration", str(calibration),
+                          "--dump-profile", str(profile)], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"glow-run profiling failed on {model.name}: {run.stderr.strip()}")
+    return profile
 
 
 def median_ms(call, repeat):
@@ -109,24 +164,44 @@ def time_iree(model, feeds, repeat):
     return median_ms(lambda: function(*arguments), repeat), setup
 
 
+def int8_row(name, arguments, binary):
+    """(name, glow fp32, glow int8 on onnxruntime's model, glow's own int8, ort int8, iree
+    int8, compile s of glow int8) for an INT8 model."""
+    base = name[:-len("_int8")]
+    model, float_model = ensure_model(name), ensure_model(base)
+    shapes = SHAPES[base]
+    glow_fp32, _ = time_glow(binary, float_model, shapes, arguments.repeat)
+    glow_qdq, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
+    profile = glow_profile(binary, float_model, shapes)
+    glow_own, _ = time_glow(binary, float_model, shapes, arguments.repeat, ["--load-profile", profile])
+    session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    feeds = feeds_for(session, shapes, np.random.default_rng(0))
+    ort_ms, _ = time_onnxruntime(model, feeds, arguments.repeat)
+    iree_ms = None if arguments.no_iree else time_iree(model, feeds, arguments.repeat)[0]
+    return name, glow_fp32, glow_qdq, glow_own, ort_ms, iree_ms, glow_compile
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs="*", default=["resnet50", "mobilenetv2", "encoder"])
+    parser.add_argument("models", nargs="*",
+                        default=["resnet50", "mobilenetv2", "encoder", *INT8])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")
     arguments = parser.parse_args()
+    binary = pathlib.Path(arguments.bin)
+    print(f"CPU: {cpu_description()}")
 
-    rows = []
+    rows, int8_rows = [], []
     for name in arguments.models:
+        if name in INT8:
+            int8_rows.append(int8_row(name, arguments, binary))
+            continue
         if name not in SHAPES:
-            raise SystemExit(f"unknown model {name}: one of {', '.join(SHAPES)}")
-        model = MODELS / f"{name}.onnx"
-        if not model.exists():
-            subprocess.run([sys.executable, ROOT / "python" / "build_models.py", name], check=True)
+            raise SystemExit(f"unknown model {name}: one of {', '.join([*SHAPES, *INT8])}")
+        model = ensure_model(name)
         shapes = SHAPES[name]
-        glow_ms, glow_compile = time_glow(pathlib.Path(arguments.bin), model, shapes,
-                                          arguments.repeat)
+        glow_ms, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
         session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
         feeds = feeds_for(session, shapes, np.random.default_rng(0))
         ort_ms, ort_setup = time_onnxruntime(model, feeds, arguments.repeat)
@@ -135,15 +210,28 @@ def main():
             iree_ms, iree_setup = time_iree(model, feeds, arguments.repeat)
         rows.append((name, glow_ms, ort_ms, iree_ms, glow_compile, ort_setup, iree_setup))
 
-    print()
-    print(f"{'model':<12} {'glow ms':>9} {'ort ms':>9} {'iree ms':>9} "
-          f"{'glow/ort':>9} {'glow/iree':>9}   compile s: glow / ort / iree")
-    for name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c in rows:
-        iree_text = f"{iree_ms:9.2f}" if iree_ms else f"{'-':>9}"
-        ratio_iree = f"{glow_ms / iree_ms:9.2f}" if iree_ms else f"{'-':>9}"
-        iree_compile = f"{iree_c:.1f}" if iree_c is not None else "-"
-        print(f"{name:<12} {glow_ms:9.2f} {ort_ms:9.2f} {iree_text} "
-              f"{glow_ms / ort_ms:9.2f} {ratio_iree}   {glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
+    dash = f"{'-':>9}"
+    if rows:
+        print()
+        print(f"{'model':<12} {'glow ms':>9} {'ort ms':>9} {'iree ms':>9} "
+              f"{'glow/ort':>9} {'glow/iree':>9}   compile s: glow / ort / iree")
+        for name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c in rows:
+            iree_text = f"{iree_ms:9.2f}" if iree_ms else dash
+            ratio_iree = f"{glow_ms / iree_ms:9.2f}" if iree_ms else dash
+            iree_compile = f"{iree_c:.1f}" if iree_c is not None else "-"
+            print(f"{name:<12} {glow_ms:9.2f} {ort_ms:9.2f} {iree_text} "
+                  f"{glow_ms / ort_ms:9.2f} {ratio_iree}   {glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
+    if int8_rows:
+        print()
+        print(f"{'int8 model':<17} {'glow fp32':>9} {'glow int8':>9} {'glow own':>9} {'ort int8':>9} "
+              f"{'iree int8':>9} {'int8/fp32':>9} {'glow/ort':>9} {'own/ort':>9} {'glow/iree':>9}")
+        for name, fp32, qdq, own, ort_ms, iree_ms, _ in int8_rows:
+            iree_text = f"{iree_ms:9.2f}" if iree_ms else dash
+            ratio_iree = f"{qdq / iree_ms:9.2f}" if iree_ms else dash
+            print(f"{name:<17} {fp32:9.2f} {qdq:9.2f} {own:9.2f} {ort_ms:9.2f} {iree_text} "
+                  f"{qdq / fp32:9.2f} {qdq / ort_ms:9.2f} {own / ort_ms:9.2f} {ratio_iree}")
+        print("glow int8: onnxruntime's QDQ model on glow's integer kernels; glow own: the float "
+              "model through glow's profile-guided quantization")
     print("ratios are glow time / other time: below 1 means Glow is faster")
     return 0
 
