@@ -14,6 +14,7 @@
 //! adds the zero point and stores 16 bytes per vector. Output widths that the row
 //! count does not divide get a second forall for the last tile.
 
+use super::kernel_text::{dot4_generic, tensor, Requantizer, Text};
 use std::fmt::Write;
 
 /// How four u8 x s8 products are accumulated into each of 16 int32 lanes.
@@ -70,30 +71,6 @@ pub fn tile_shape(output_width: i64, blocks: i64) -> (i64, i64) {
     (rows, vectors)
 }
 
-/// Writes numbered SSA values.
-struct Text {
-    out: String,
-    next: usize,
-}
-
-impl Text {
-    fn fresh(&mut self) -> String {
-        self.next += 1;
-        format!("%v{}", self.next)
-    }
-
-    /// `%v = <rhs>` on its own line; returns `%v`.
-    fn let_(&mut self, indent: usize, rhs: &str) -> String {
-        let name = self.fresh();
-        let _ = writeln!(self.out, "{:indent$}{name} = {rhs}", "", indent = indent);
-        name
-    }
-
-    fn line(&mut self, indent: usize, text: &str) {
-        let _ = writeln!(self.out, "{:indent$}{text}", "", indent = indent);
-    }
-}
-
 impl ConvKernel {
     fn padded_input(&self) -> [i64; 4] {
         let [n, h, w, _] = self.input;
@@ -105,23 +82,18 @@ impl ConvKernel {
         ]
     }
 
-    fn tensor(shape: &[i64], element: &str) -> String {
-        let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
-        format!("tensor<{}x{element}>", dims.join("x"))
-    }
-
     fn input_type(&self) -> String {
-        Self::tensor(&self.input, "i8")
+        tensor(&self.input, "i8")
     }
 
     /// The packed filter, `[F/16][K/4][16 * 4]`: one 64-byte row per vector load.
     fn filter_type(&self) -> String {
         let quads = self.kernel[0] * self.kernel[1] * self.padded_channels / 4;
-        Self::tensor(&[self.padded_filters / 16, quads, 64], "i8")
+        tensor(&[self.padded_filters / 16, quads, 64], "i8")
     }
 
     fn output_type(&self) -> String {
-        Self::tensor(
+        tensor(
             &[
                 self.input[0],
                 self.output[0],
@@ -135,10 +107,7 @@ impl ConvKernel {
     /// The kernel's `func.func private` text. Operands: input (storage), packed filter,
     /// int32 bias (padded_filters), f32 multipliers (padded_filters), output init.
     pub fn text(&self) -> String {
-        let mut t = Text {
-            out: String::new(),
-            next: 0,
-        };
+        let mut t = Text::default();
         let (input, filter, output) = (self.input_type(), self.filter_type(), self.output_type());
         let fp = self.padded_filters;
         let _ = writeln!(
@@ -147,7 +116,7 @@ impl ConvKernel {
             self.name
         );
         let padded_shape = self.padded_input();
-        let padded_type = Self::tensor(&padded_shape, "i8");
+        let padded_type = tensor(&padded_shape, "i8");
         let channel_pad = self.padded_channels - self.input[3];
         let needs_pad = self.pads.iter().any(|p| *p != 0) || channel_pad != 0;
         let zero_byte = t.let_(
@@ -393,27 +362,7 @@ impl ConvKernel {
         let zero_i32 = t.let_(i, "arith.constant 0 : i32");
         let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
         let fp = self.padded_filters;
-        let zp = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{}> : vector<16xi32>",
-                self.output_zero
-            ),
-        );
-        let low = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{:.1}> : vector<16xf32>",
-                (self.low - self.output_zero) as f64
-            ),
-        );
-        let high = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{:.1}> : vector<16xf32>",
-                (self.high - self.output_zero) as f64
-            ),
-        );
+        let requantizer = Requantizer::new(t, i, self.output_zero, self.low, self.high);
         let mut biases = Vec::new();
         let mut multipliers = Vec::new();
         for v in 0..vectors {
@@ -434,36 +383,7 @@ impl ConvKernel {
             let row = t.let_(i, &format!("arith.constant {m} : index"));
             for v in 0..vectors as usize {
                 let acc = format!("{r1}#{}", m * vectors as usize + v);
-                let sum = t.let_(
-                    i,
-                    &format!("arith.addi {acc}, {} : vector<16xi32>", biases[v]),
-                );
-                let real = t.let_(
-                    i,
-                    &format!("arith.sitofp {sum} : vector<16xi32> to vector<16xf32>"),
-                );
-                let scaled = t.let_(
-                    i,
-                    &format!("arith.mulf {real}, {} : vector<16xf32>", multipliers[v]),
-                );
-                let rounded = t.let_(i, &format!("math.roundeven {scaled} : vector<16xf32>"));
-                let above = t.let_(
-                    i,
-                    &format!("arith.maximumf {rounded}, {low} : vector<16xf32>"),
-                );
-                let within = t.let_(
-                    i,
-                    &format!("arith.minimumf {above}, {high} : vector<16xf32>"),
-                );
-                let integer = t.let_(
-                    i,
-                    &format!("arith.fptosi {within} : vector<16xf32> to vector<16xi32>"),
-                );
-                let shifted = t.let_(i, &format!("arith.addi {integer}, {zp} : vector<16xi32>"));
-                let bytes = t.let_(
-                    i,
-                    &format!("arith.trunci {shifted} : vector<16xi32> to vector<16xi8>"),
-                );
+                let bytes = requantizer.bytes(t, i, &acc, &biases[v], &multipliers[v]);
                 let lane = t.let_(i, &format!("arith.constant {} : index", v * 16));
                 tile = t.let_(
                     i,
@@ -492,28 +412,7 @@ impl ConvKernel {
                 indent,
                 &format!("glow.quant.dot4 {acc}, {a}, {w} : vector<64xi8> into vector<16xi32>"),
             ),
-            Isa::Generic => {
-                let wide_a = t.let_(
-                    indent,
-                    &format!("arith.extui {a} : vector<64xi8> to vector<64xi32>"),
-                );
-                let wide_w = t.let_(
-                    indent,
-                    &format!("arith.extsi {w} : vector<64xi8> to vector<64xi32>"),
-                );
-                let product = t.let_(
-                    indent,
-                    &format!("arith.muli {wide_a}, {wide_w} : vector<64xi32>"),
-                );
-                let grouped = t.let_(
-                    indent,
-                    &format!("vector.shape_cast {product} : vector<64xi32> to vector<16x4xi32>"),
-                );
-                t.let_(
-                    indent,
-                    &format!("vector.multi_reduction <add>, {grouped}, {acc} [1] : vector<16x4xi32> to vector<16xi32>"),
-                )
-            }
+            Isa::Generic => dot4_generic(t, indent, acc, a, w, false),
         }
     }
 }

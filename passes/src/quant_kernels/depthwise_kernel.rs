@@ -9,7 +9,10 @@
 //! that kernel column: `[C/16][ceil(KH/4)][KW][16 x 4]`, unused kernel rows 0. A tile is
 //! `rows` output pixels along W by 16 channels; the epilogue is the dense kernel's.
 
-use super::conv_kernel::Isa;
+use super::{
+    conv_kernel::Isa,
+    kernel_text::{dot4_generic, tensor, Requantizer, Text},
+};
 use std::fmt::Write;
 
 /// The geometry and constants of one depthwise kernel.
@@ -59,29 +62,6 @@ pub fn pack_depthwise(values: &[i64], channels: usize, kh: usize, kw: usize) -> 
     out
 }
 
-struct Text {
-    out: String,
-    next: usize,
-}
-
-impl Text {
-    fn let_(&mut self, indent: usize, rhs: &str) -> String {
-        self.next += 1;
-        let name = format!("%v{}", self.next);
-        let _ = writeln!(self.out, "{:indent$}{name} = {rhs}", "", indent = indent);
-        name
-    }
-
-    fn line(&mut self, indent: usize, text: &str) {
-        let _ = writeln!(self.out, "{:indent$}{text}", "", indent = indent);
-    }
-}
-
-fn tensor(shape: &[i64], element: &str) -> String {
-    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
-    format!("tensor<{}x{element}>", dims.join("x"))
-}
-
 /// Output pixels per tile.
 fn tile_rows(width: i64) -> i64 {
     [8, 7, 6, 5, 4]
@@ -112,10 +92,7 @@ impl DepthwiseKernel {
     /// The kernel's `func.func private` text. Operands: input (storage), packed filter,
     /// int32 bias (C), f32 multipliers (C), output init.
     pub fn text(&self) -> String {
-        let mut t = Text {
-            out: String::new(),
-            next: 0,
-        };
+        let mut t = Text::default();
         let c = self.input[3];
         let input = tensor(&self.input, "i8");
         let (filter, output) = (self.filter_type(), self.output_type());
@@ -136,8 +113,7 @@ impl DepthwiseKernel {
             &format!("arith.constant {} : i8", self.input_zero as u8 as i8),
         );
         let padded = if self.pads.iter().any(|p| *p != 0) {
-            t.next += 1;
-            let name = format!("%v{}", t.next);
+            let name = t.fresh();
             t.line(
                 2,
                 &format!(
@@ -188,8 +164,7 @@ impl DepthwiseKernel {
         let output = self.output_type();
         let (n, oh, c) = (self.input[0], self.output[0], self.input[3]);
         let blocks = c / 16;
-        t.next += 1;
-        let result = format!("%v{}", t.next);
+        let result = t.fresh();
         t.line(
             2,
             &format!(
@@ -312,27 +287,7 @@ impl DepthwiseKernel {
         let mut tile = t.let_(i, &format!("tensor.empty() : {tile_type}"));
         let zero_i32 = t.let_(i, "arith.constant 0 : i32");
         let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
-        let zp = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{}> : vector<16xi32>",
-                self.output_zero
-            ),
-        );
-        let low = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{:.1}> : vector<16xf32>",
-                (self.low - self.output_zero) as f64
-            ),
-        );
-        let high = t.let_(
-            i,
-            &format!(
-                "arith.constant dense<{:.1}> : vector<16xf32>",
-                (self.high - self.output_zero) as f64
-            ),
-        );
+        let requantizer = Requantizer::new(t, i, self.output_zero, self.low, self.high);
         let bias = t.let_(
             i,
             &format!("vector.transfer_read %bias[{channel}], {zero_i32} {{in_bounds = [true]}} : tensor<{c}xi32>, vector<16xi32>"),
@@ -342,30 +297,7 @@ impl DepthwiseKernel {
             &format!("vector.transfer_read %mult[{channel}], {zero_f32} {{in_bounds = [true]}} : tensor<{c}xf32>, vector<16xf32>"),
         );
         for (m, a) in acc.iter().enumerate() {
-            let sum = t.let_(i, &format!("arith.addi {a}, {bias} : vector<16xi32>"));
-            let real = t.let_(
-                i,
-                &format!("arith.sitofp {sum} : vector<16xi32> to vector<16xf32>"),
-            );
-            let scaled = t.let_(i, &format!("arith.mulf {real}, {mult} : vector<16xf32>"));
-            let rounded = t.let_(i, &format!("math.roundeven {scaled} : vector<16xf32>"));
-            let above = t.let_(
-                i,
-                &format!("arith.maximumf {rounded}, {low} : vector<16xf32>"),
-            );
-            let within = t.let_(
-                i,
-                &format!("arith.minimumf {above}, {high} : vector<16xf32>"),
-            );
-            let integer = t.let_(
-                i,
-                &format!("arith.fptosi {within} : vector<16xf32> to vector<16xi32>"),
-            );
-            let shifted = t.let_(i, &format!("arith.addi {integer}, {zp} : vector<16xi32>"));
-            let bytes = t.let_(
-                i,
-                &format!("arith.trunci {shifted} : vector<16xi32> to vector<16xi8>"),
-            );
+            let bytes = requantizer.bytes(t, i, a, &bias, &mult);
             let row = t.let_(i, &format!("arith.constant {m} : index"));
             tile = t.let_(
                 i,
@@ -392,28 +324,7 @@ impl DepthwiseKernel {
                 indent,
                 &format!("glow.quant.dot4 {acc}, {a}, {w} : vector<64xi8> into vector<16xi32>"),
             ),
-            Isa::Generic => {
-                let wide_a = t.let_(
-                    indent,
-                    &format!("arith.extui {a} : vector<64xi8> to vector<64xi32>"),
-                );
-                let wide_w = t.let_(
-                    indent,
-                    &format!("arith.extsi {w} : vector<64xi8> to vector<64xi32>"),
-                );
-                let product = t.let_(
-                    indent,
-                    &format!("arith.muli {wide_a}, {wide_w} : vector<64xi32>"),
-                );
-                let grouped = t.let_(
-                    indent,
-                    &format!("vector.shape_cast {product} : vector<64xi32> to vector<16x4xi32>"),
-                );
-                t.let_(
-                    indent,
-                    &format!("vector.multi_reduction <add>, {grouped}, {acc} [1] : vector<16x4xi32> to vector<16xi32>"),
-                )
-            }
+            Isa::Generic => dot4_generic(t, indent, acc, a, w, false),
         }
     }
 }

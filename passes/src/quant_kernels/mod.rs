@@ -13,6 +13,7 @@
 
 pub mod conv_kernel;
 pub mod depthwise_kernel;
+pub mod kernel_text;
 pub mod lower_dot4;
 pub mod packing;
 
