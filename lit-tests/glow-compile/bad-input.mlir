@@ -17,7 +17,7 @@
 
 // Another CPU's bundle must say which int8 kernels it runs.
 // RUN: not glow-compile %S/Inputs/tiny-cnn.mlir --target-cpu znver4 -o %t/out 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: glow-compile: error: a bundle for --target-cpu znver4: say which int8 kernels it runs with --int8-kernels (avx512-vnni, generic or reference)
+// TARGET: glow-compile: error: a bundle for --target-cpu znver4: say which int8 kernels it runs with --int8-kernels (amx, avx512-vnni, generic or reference)
 // RUN: not test -e %t/out
 
 // The output folder is a file.

@@ -8,22 +8,29 @@
 /// How int8 convolutions and fully-connected layers are compiled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Int8Kernels {
-    /// Micro-kernels with VNNI when this CPU has it, else plain vectors.
+    /// Micro-kernels with AMX and VNNI when this CPU has them, else plain vectors.
     #[default]
     Host,
+    /// AMX tile kernels (`tdpbusd`) where a layer suits them, VNNI elsewhere.
+    Amx,
     /// Micro-kernels with AVX-512 VNNI (`vpdpbusd`).
     Avx512Vnni,
     /// Micro-kernels with plain vector arithmetic.
     Generic,
     /// No micro-kernels: glow-graph-to-linalg's reference lowering.
     Reference,
+    /// The AMX kernels with each tile operation as vector code (for checking them on
+    /// CPUs without AMX; slow).
+    AmxEmulated,
 }
 
 impl Int8Kernels {
-    /// Parses `host`, `avx512-vnni`, `generic` or `reference`.
+    /// Parses `host`, `amx`, `avx512-vnni`, `generic`, `reference` or `amx-emulated`.
     pub fn parse(text: &str) -> Option<Self> {
         match text {
             "host" => Some(Self::Host),
+            "amx" => Some(Self::Amx),
+            "amx-emulated" => Some(Self::AmxEmulated),
             "avx512-vnni" => Some(Self::Avx512Vnni),
             "generic" => Some(Self::Generic),
             "reference" => Some(Self::Reference),
@@ -34,6 +41,8 @@ impl Int8Kernels {
     fn pass(self) -> &'static str {
         match self {
             Self::Host => "glow-quant-kernels,",
+            Self::Amx => "glow-quant-kernels{isa=amx},",
+            Self::AmxEmulated => "glow-quant-kernels{isa=amx-emulated},",
             Self::Avx512Vnni => "glow-quant-kernels{isa=avx512-vnni},",
             Self::Generic => "glow-quant-kernels{isa=generic},",
             Self::Reference => "",
@@ -61,13 +70,21 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
     }
 
     /// The buffer half, with `func_to_llvm` options for convert-func-to-llvm.
-    fn buffer_stages(func_to_llvm: &str) -> String {
+    /// Control flow is converted by the interface-based convert-to-llvm, which also
+    /// converts `!amx.tile` block arguments (convert-cf-to-llvm cannot), together with
+    /// the AMX kernels' tile ops when glow-quant-kernels ran (it loads the amx dialect).
+    fn buffer_stages(&self, func_to_llvm: &str) -> String {
+        let control_flow = if self.int8_kernels == Int8Kernels::Reference {
+            "cf"
+        } else {
+            "amx,cf"
+        };
         format!(
             "convert-bufferization-to-memref,scf-forall-to-for,\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
 func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{{vector-contract-lowering=outerproduct}},\
-finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,\
+finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
 convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
         )
     }
@@ -78,7 +95,7 @@ convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reco
         format!(
             "{}buffer-deallocation-pipeline,{}",
             self.tensor_stages(),
-            Self::buffer_stages("")
+            self.buffer_stages("")
         )
     }
 
@@ -95,7 +112,7 @@ convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reco
     /// The second half of the bundle pipeline: the buffer stages, with bare-pointer
     /// memref arguments (the C signature takes three `uint8_t *`).
     pub fn bundle_back(&self) -> String {
-        Self::buffer_stages("{use-bare-ptr-memref-call-conv=true}")
+        self.buffer_stages("{use-bare-ptr-memref-call-conv=true}")
     }
 }
 

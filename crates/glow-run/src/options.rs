@@ -27,8 +27,9 @@ pub struct QuantizationOptions {
     /// One weight scale per tensor instead of one per output channel.
     #[arg(long)]
     pub no_channelwise: bool,
-    /// How int8 layers are compiled: host (VNNI micro-kernels when the CPU has VNNI),
-    /// avx512-vnni, generic (plain vectors) or reference (no micro-kernels).
+    /// How int8 layers are compiled: host (AMX / VNNI micro-kernels as the CPU has
+    /// them), amx, avx512-vnni, generic (plain vectors), reference (no micro-kernels)
+    /// or amx-emulated (the AMX kernels in vector code, for checking them).
     #[arg(long, default_value = "host", value_name = "KIND")]
     pub int8_kernels: String,
 }
@@ -83,7 +84,7 @@ impl QuantizationOptions {
     pub fn int8_kernels(&self, runs_here: bool) -> Result<Int8Kernels> {
         let kernels = Int8Kernels::parse(&self.int8_kernels).with_context(|| {
             format!(
-                "--int8-kernels is '{}'; expected host, avx512-vnni, generic or reference",
+                "--int8-kernels is '{}'; expected host, amx, avx512-vnni, generic, reference or amx-emulated",
                 self.int8_kernels
             )
         })?;
@@ -92,6 +93,9 @@ impl QuantizationOptions {
             && !glow_passes::quant_kernels::host_has_vnni()
         {
             bail!("--int8-kernels avx512-vnni: this CPU has no AVX-512 VNNI, so it cannot run that code");
+        }
+        if runs_here && kernels == Int8Kernels::Amx && !glow_passes::quant_kernels::host_has_amx() {
+            bail!("--int8-kernels amx: this CPU has no AMX-INT8 (or Linux does not grant this process the AMX tile state), so it cannot run that code");
         }
         Ok(kernels)
     }

@@ -1,34 +1,40 @@
-//! `glow-quant-kernels{isa=host|avx512-vnni|generic}`: glow.quant.conv2d (NHWC, group
-//! one or depthwise) and glow.quant.fully_connected with constant int8 weights (zero
-//! point 0) and 8-bit activations become a call to a generated int8 micro-kernel
-//! ([`conv_kernel`], [`depthwise_kernel`]),
+//! `glow-quant-kernels{isa=host|amx|avx512-vnni|generic|amx-emulated}`: glow.quant.conv2d
+//! (NHWC, group one or depthwise) and glow.quant.fully_connected with constant int8
+//! weights (zero point 0) and 8-bit activations become a call to a generated int8
+//! micro-kernel ([`amx_kernel`], [`conv_kernel`], [`depthwise_kernel`]),
 //! with the filter packed and the bias / requantization constants computed at
 //! compile time ([`packing`]). A fully_connected layer is the 1x1 convolution of an
 //! 1 x 1 x M x K image. Run `inline` afterwards; the ops it leaves (other layouts,
 //! weight zero points, int32 results, runtime weights) take glow-graph-to-linalg's
 //! reference lowering.
 //!
-//! `isa=host` (the default) picks `avx512-vnni` when the CPU running the compiler has
-//! AVX-512 VNNI and `generic` otherwise; bundles for another CPU pass it explicitly.
+//! `isa=host` (the default) picks `amx` when the CPU running the compiler has AMX-INT8
+//! and Linux grants the tile state, else `avx512-vnni` when it has AVX-512 VNNI, else
+//! `generic` ([`host_cpu`]); bundles for another CPU pass it explicitly. `amx` puts
+//! dense convolutions with input channels in multiples of 64 on AMX tiles and the
+//! other layers on VNNI; `amx-emulated` builds the same AMX kernels with every tile
+//! operation spelled as vector code, to execute and check them on CPUs without AMX.
 
+pub mod amx_kernel;
+pub mod amx_tiles;
 pub mod conv_kernel;
 pub mod depthwise_kernel;
+pub mod host_cpu;
 pub mod kernel_text;
 pub mod lower_dot4;
 pub mod packing;
+pub mod plan;
 
 use crate::{
     framework::{emit_error, OptionKind, PassDefinition, PassOption, PassOptions},
     lower_nodes::builder::tensor_info,
-    quantization::ir::{quantized, quantized_constant, tensor_type},
-    to_linalg::quantized_contraction::multiplier,
+    quantization::ir::tensor_type,
 };
-use conv_kernel::{ConvKernel, Isa};
-use glow_dialects::quant_types::UniformQuantization;
+pub use host_cpu::{host_has_amx, host_has_vnni};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute},
+        attribute::FlatSymbolRefAttribute,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::IntegerType,
         Attribute, BlockLike, BlockRef, Identifier, Module, Operation, OperationRef, RegionLike,
@@ -44,7 +50,7 @@ pub static QUANT_KERNELS: PassDefinition = PassDefinition {
     anchor: Some("builtin.module"),
     options: &[PassOption {
         name: "isa",
-        description: "host (VNNI when this CPU has it), avx512-vnni, or generic",
+        description: "host (AMX or VNNI when this CPU has them), amx, avx512-vnni, generic, or amx-emulated (AMX kernels in vector code, for testing)",
         kind: OptionKind::String,
         default: Some("host"),
     }],
@@ -61,6 +67,9 @@ fn dependent_dialects() -> Vec<DialectHandle> {
             DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()),
             DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__llvm__()),
             DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__quant__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__memref__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()),
+            DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__amx__()),
         ]
     };
     let mut dialects = vec![
@@ -77,282 +86,11 @@ fn dependent_dialects() -> Vec<DialectHandle> {
 
 fn validate(options: &PassOptions) -> Result<(), String> {
     match options.value("isa").unwrap_or("host") {
-        "host" | "avx512-vnni" | "generic" => Ok(()),
+        "host" | "amx" | "avx512-vnni" | "generic" | "amx-emulated" => Ok(()),
         other => Err(format!(
-            "'isa' is '{other}'; expected host, avx512-vnni or generic"
+            "'isa' is '{other}'; expected host, amx, avx512-vnni, generic or amx-emulated"
         )),
     }
-}
-
-/// Whether the CPU running this process has AVX-512 VNNI.
-pub fn host_has_vnni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512vnni")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Everything a replaced op needs: its kernel and compile-time operands.
-struct Plan {
-    /// The kernel function's name and text.
-    name: String,
-    text: String,
-    /// The kernel's input (N, H, W, C) and output (N, OH, OW, padded channels).
-    input: [i64; 4],
-    output: [i64; 4],
-    /// Shape and bytes of the packed filter.
-    filter_shape: Vec<i64>,
-    packed: Vec<u8>,
-    bias: Vec<i32>,
-    multipliers: Vec<f32>,
-    /// Real output channels (the kernel may compute more).
-    filters: i64,
-    /// For fully_connected: M and N of the 2-D result.
-    matrix: Option<(i64, i64)>,
-}
-
-fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
-    crate::framework::attributes::i64_array(op, name)
-}
-
-/// Integer bias in accumulator units: (qb - zb) when the bias scale is the product
-/// of the input and weight scales (onnxruntime's quantizer), else rounded.
-fn accumulator_bias(bias: Option<(Vec<i64>, UniformQuantization)>, products: &[f64]) -> Vec<i64> {
-    let Some((values, q)) = bias else {
-        return vec![0; products.len()];
-    };
-    values
-        .iter()
-        .enumerate()
-        .map(|(c, v)| {
-            let centred = v - q.zero_point(c);
-            let (scale, product) = (q.scale(c), products[c]);
-            if (scale - product).abs() <= 1e-6 * product.abs() {
-                centred
-            } else {
-                (centred as f64 * scale / product).round_ties_even() as i64
-            }
-        })
-        .collect()
-}
-
-/// The plan for a glow.quant.conv2d / fully_connected, or None when the op is not one
-/// the kernel handles.
-fn plan(op: OperationRef, isa: Isa, name: String) -> Option<Plan> {
-    let op_name = op.name().as_string_ref().as_str().ok()?.to_string();
-    let conv = op_name == "glow.quant.conv2d";
-    let input = op.operand(0).ok()?;
-    let (x_shape, xq) = quantized(input)?;
-    let (y_shape, yq) = quantized(op.result(0).ok()?.into())?;
-    let (w_shape, w_values, wq) = quantized_constant(op.operand(1).ok()?)?;
-    if xq.width != 8 || yq.width != 8 || wq.width != 8 || !wq.signed || xq.axis.is_some() {
-        return None;
-    }
-    if wq.zero_points.iter().any(|z| *z != 0) {
-        return None;
-    }
-    let bias = match op.operand(2) {
-        Ok(b) => Some(quantized_constant(b).map(|(_, v, q)| (v, q))?),
-        Err(_) => None,
-    };
-    // Filter as F x C x KH x KW, and the kernel geometry.
-    let (filter_values, filters, channels, kh, kw, matrix) = if conv {
-        if op.attribute("channels_last").is_err() {
-            return None;
-        }
-        let group = op
-            .attribute("group")
-            .ok()
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .map_or(1, |g| g.value());
-        if group != 1 {
-            return depthwise_plan(
-                op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
-            );
-        }
-        (
-            w_values, w_shape[0], w_shape[1], w_shape[2], w_shape[3], None,
-        )
-    } else {
-        // K x N -> N x K x 1 x 1.
-        let (k, n) = (w_shape[0], w_shape[1]);
-        let mut transposed = vec![0i64; (k * n) as usize];
-        for row in 0..k as usize {
-            for col in 0..n as usize {
-                transposed[col * k as usize + row] = w_values[row * n as usize + col];
-            }
-        }
-        (transposed, n, k, 1, 1, Some((x_shape[0], n)))
-    };
-    let filter = packing::Filter {
-        values: &filter_values,
-        filters: filters as usize,
-        channels: channels as usize,
-        kernel_h: kh as usize,
-        kernel_w: kw as usize,
-    };
-    let products: Vec<f64> = (0..filters as usize)
-        .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
-        .collect();
-    let input_zero = xq.zero_points[0];
-    let unsigned_zero = if xq.signed {
-        input_zero + 128
-    } else {
-        input_zero
-    };
-    let padded = filter.padded_filters();
-    let bias = packing::corrected_bias(
-        &accumulator_bias(bias, &products),
-        &filter.sums(),
-        unsigned_zero,
-        padded,
-    );
-    let mut multipliers: Vec<f32> = products
-        .iter()
-        .map(|p| multiplier(*p, yq.scales[0]) as f32)
-        .collect();
-    multipliers.resize(padded, 0.0);
-    let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, &yq);
-    let (input, strides, pads, dilations, output) = if conv {
-        let a = |n| i64_array(op, n);
-        (
-            [x_shape[0], x_shape[1], x_shape[2], x_shape[3]],
-            a("strides")?,
-            a("pads")?,
-            a("dilations")?,
-            [y_shape[1], y_shape[2]],
-        )
-    } else {
-        (
-            [1, 1, x_shape[0], x_shape[1]],
-            vec![1, 1],
-            vec![0, 0, 0, 0],
-            vec![1, 1],
-            [1, x_shape[0]],
-        )
-    };
-    let kernel = ConvKernel {
-        name: name.clone(),
-        input,
-        padded_channels: filter.padded_channels() as i64,
-        kernel: [kh, kw],
-        pads: [pads[0], pads[1], pads[2], pads[3]],
-        strides: [strides[0], strides[1]],
-        dilations: [dilations[0], dilations[1]],
-        output,
-        padded_filters: padded as i64,
-        signed_input: xq.signed,
-        input_zero,
-        output_zero: yq.zero_points[0],
-        low,
-        high,
-        isa,
-    };
-    let quads = kh * kw * kernel.padded_channels / 4;
-    Some(Plan {
-        text: kernel.text(),
-        name,
-        input: kernel.input,
-        output: [
-            kernel.input[0],
-            kernel.output[0],
-            kernel.output[1],
-            kernel.padded_filters,
-        ],
-        filter_shape: vec![kernel.padded_filters / 16, quads, 64],
-        packed: filter.packed(),
-        bias,
-        multipliers,
-        filters,
-        matrix,
-    })
-}
-
-/// The plan for a depthwise glow.quant.conv2d (C x 1 x KH x KW filter, group C, C a
-/// multiple of 16, NHWC), or None.
-#[allow(clippy::too_many_arguments)]
-fn depthwise_plan(
-    op: OperationRef,
-    isa: Isa,
-    name: String,
-    x_shape: &[i64],
-    xq: &UniformQuantization,
-    yq: &UniformQuantization,
-    w_shape: &[i64],
-    w_values: &[i64],
-    wq: &UniformQuantization,
-    bias: Option<(Vec<i64>, UniformQuantization)>,
-    group: i64,
-) -> Option<Plan> {
-    let channels = x_shape[3];
-    if group != channels || w_shape[0] != channels || w_shape[1] != 1 || channels % 16 != 0 {
-        return None;
-    }
-    let (kh, kw) = (w_shape[2], w_shape[3]);
-    let y_shape = tensor_info(op.result(0).ok()?.into())?.0;
-    let products: Vec<f64> = (0..channels as usize)
-        .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
-        .collect();
-    let sums: Vec<i64> = w_values
-        .chunks((kh * kw) as usize)
-        .map(|taps| taps.iter().sum())
-        .collect();
-    let input_zero = xq.zero_points[0];
-    let unsigned_zero = if xq.signed {
-        input_zero + 128
-    } else {
-        input_zero
-    };
-    let bias = packing::corrected_bias(
-        &accumulator_bias(bias, &products),
-        &sums,
-        unsigned_zero,
-        channels as usize,
-    );
-    let multipliers: Vec<f32> = products
-        .iter()
-        .map(|p| multiplier(*p, yq.scales[0]) as f32)
-        .collect();
-    let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
-    let a = |n| i64_array(op, n);
-    let (strides, pads, dilations) = (a("strides")?, a("pads")?, a("dilations")?);
-    let kernel = depthwise_kernel::DepthwiseKernel {
-        name: name.clone(),
-        input: [x_shape[0], x_shape[1], x_shape[2], channels],
-        kernel: [kh, kw],
-        pads: [pads[0], pads[1], pads[2], pads[3]],
-        strides: [strides[0], strides[1]],
-        dilations: [dilations[0], dilations[1]],
-        output: [y_shape[1], y_shape[2]],
-        signed_input: xq.signed,
-        input_zero,
-        output_zero: yq.zero_points[0],
-        low,
-        high,
-        isa,
-    };
-    Some(Plan {
-        text: kernel.text(),
-        name,
-        input: kernel.input,
-        output: [x_shape[0], y_shape[1], y_shape[2], channels],
-        filter_shape: vec![channels / 16, (kh + 3) / 4, kw, 64],
-        packed: depthwise_kernel::pack_depthwise(
-            w_values,
-            channels as usize,
-            kh as usize,
-            kw as usize,
-        ),
-        bias,
-        multipliers,
-        filters: channels,
-        matrix: None,
-    })
 }
 
 /// Inserts ops before an op of a block.
@@ -396,7 +134,12 @@ fn i8_type(context: &Context) -> Type<'_> {
 }
 
 /// Replaces `op` with a call of the kernel `plan` describes (defined in `module_block`).
-fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: BlockRef) -> Option<()> {
+fn replace(
+    context: &Context,
+    op: OperationRef,
+    plan: &plan::Plan,
+    module_block: BlockRef,
+) -> Option<()> {
     let block = op.block()?;
     let inserter = Inserter {
         context,
@@ -489,25 +232,43 @@ fn replace(context: &Context, op: OperationRef, plan: &Plan, module_block: Block
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirOperationDestroy(op.to_raw());
     }
-    // The kernel function, parsed from its text and moved into the module.
-    let parsed = Module::parse(context, &format!("module {{\n{}}}\n", plan.text))?;
-    let function = parsed.body().first_operation()?;
-    // SAFETY: the function is detached from the temporary module and owned here.
-    let function = unsafe {
-        mlir_sys::mlirOperationRemoveFromParent(function.to_raw());
-        Operation::from_raw(function.to_raw())
+    // The kernel function, parsed from its text and moved into the module (an AMX
+    // kernel calls the permission helper, declared for the parse only).
+    let declarations = if plan.amx {
+        amx_tiles::REQUEST_AMX_DECLARATION
+    } else {
+        ""
     };
-    module_block.append_operation(function);
+    append_text(module_block, context, declarations, &plan.text)
+}
+
+/// Parses `declarations` (one top-level op, or nothing) and `text` (top-level ops)
+/// as one module and moves the ops of `text` to the end of `module_block`.
+fn append_text(
+    module_block: BlockRef,
+    context: &Context,
+    declarations: &str,
+    text: &str,
+) -> Option<()> {
+    let parsed = Module::parse(context, &format!("module {{\n{declarations}\n{text}}}\n"))?;
+    let mut next = parsed.body().first_operation();
+    if !declarations.is_empty() {
+        next = next?.next_in_block();
+    }
+    while let Some(op) = next {
+        next = op.next_in_block();
+        // SAFETY: the op is detached from the temporary module and owned here.
+        let op = unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+            Operation::from_raw(op.to_raw())
+        };
+        module_block.append_operation(op);
+    }
     Some(())
 }
 
 fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
-    let isa = match options.value("isa").unwrap_or("host") {
-        "avx512-vnni" => Isa::Avx512Vnni,
-        "generic" => Isa::Generic,
-        _ if host_has_vnni() => Isa::Avx512Vnni,
-        _ => Isa::Generic,
-    };
+    let choice = plan::Choice::from_option(options.value("isa").unwrap_or("host"));
     let context_ref = module.context();
     // SAFETY: the module's context outlives the pass.
     let context: &Context = unsafe { context_ref.to_ref() };
@@ -525,6 +286,7 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         }
         WalkResult::Advance
     });
+    let mut amx_helper = false;
     let mut next = 0;
     let mut taken = |context: &Context| -> String {
         loop {
@@ -550,9 +312,19 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         // SAFETY: collected from the live module; ops are only erased after use.
         let op = unsafe { OperationRef::from_raw(raw) };
         let name = taken(context);
-        let Some(plan) = plan(op, isa, name) else {
+        let Some(plan) = plan::plan(op, choice, name) else {
             continue;
         };
+        if plan.amx && !amx_helper {
+            amx_helper = true;
+            if append_text(module_block, context, "", amx_tiles::REQUEST_AMX).is_none() {
+                emit_error(
+                    module.location(),
+                    "glow-quant-kernels: internal error while adding the AMX permission helper",
+                );
+                return Err(());
+            }
+        }
         if replace(context, op, &plan, module_block).is_none() {
             emit_error(
                 module.location(),

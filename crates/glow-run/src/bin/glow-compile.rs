@@ -229,8 +229,12 @@ fn emit_object(module: &Module, path: &Path, target_cpu: Option<&str>) -> Result
         LLVMContextDispose(context);
         LLVMDisposeTargetMachine(machine);
         LLVMDisposeMessage(triple);
-        LLVMDisposeMessage(cpu);
-        LLVMDisposeMessage(features);
+        if named.is_none() {
+            // Only the host's name and features are LLVM's to free; a named CPU's
+            // strings belong to the CStrings above.
+            LLVMDisposeMessage(cpu);
+            LLVMDisposeMessage(features);
+        }
         result
     }
 }
@@ -345,7 +349,7 @@ fn run(arguments: Arguments) -> Result<()> {
     let pipeline = glow_passes::CpuPipeline {
         int8_kernels: match (&arguments.target_cpu, arguments.quantization.int8_kernels.as_str()) {
             (Some(cpu), "host") => bail!(
-                "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (avx512-vnni, generic or reference)"
+                "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (amx, avx512-vnni, generic or reference)"
             ),
             (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
         },

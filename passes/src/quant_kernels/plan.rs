@@ -1,0 +1,361 @@
+//! Which kernel a glow.quant.conv2d / fully_connected gets and its compile-time data:
+//! the instruction sets a module's kernels use ([`Choice`]), and per op the kernel's
+//! text, its packed filter, corrected bias and multipliers ([`Plan`]).
+
+use super::{
+    amx_kernel::AmxKernel,
+    amx_tiles::TileIsa,
+    conv_kernel::{ConvKernel, Isa},
+    depthwise_kernel,
+    host_cpu::{host_has_amx, host_has_vnni},
+    packing,
+};
+use crate::{
+    lower_nodes::builder::tensor_info,
+    quantization::ir::{quantized, quantized_constant},
+    to_linalg::quantized_contraction::multiplier,
+};
+use glow_dialects::quant_types::UniformQuantization;
+use melior::ir::{attribute::IntegerAttribute, operation::OperationLike, OperationRef};
+
+/// The instruction sets a module's kernels use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// AMX tiles for the layers that suit them.
+    tiles: Option<TileIsa>,
+    /// The vector kernels' dot products (every other layer).
+    vector: Isa,
+}
+
+impl Choice {
+    /// The choice `isa=...` names (`host` asks this CPU).
+    pub fn from_option(isa: &str) -> Self {
+        let host_vector = if host_has_vnni() {
+            Isa::Avx512Vnni
+        } else {
+            Isa::Generic
+        };
+        match isa {
+            "amx" => Self {
+                tiles: Some(TileIsa::Amx),
+                vector: Isa::Avx512Vnni,
+            },
+            "amx-emulated" => Self {
+                tiles: Some(TileIsa::Emulated),
+                vector: host_vector,
+            },
+            "avx512-vnni" => Self {
+                tiles: None,
+                vector: Isa::Avx512Vnni,
+            },
+            "generic" => Self {
+                tiles: None,
+                vector: Isa::Generic,
+            },
+            _ => Self {
+                tiles: host_has_amx().then_some(TileIsa::Amx),
+                vector: host_vector,
+            },
+        }
+    }
+}
+
+/// Everything a replaced op needs: its kernel and compile-time operands.
+pub struct Plan {
+    /// The kernel function's name.
+    pub name: String,
+    /// The kernel function's text.
+    pub text: String,
+    /// The kernel's input (N, H, W, C).
+    pub input: [i64; 4],
+    /// The kernel's output (N, OH, OW, padded channels).
+    pub output: [i64; 4],
+    /// Shape of the packed filter.
+    pub filter_shape: Vec<i64>,
+    /// Bytes of the packed filter.
+    pub packed: Vec<u8>,
+    /// The corrected int32 bias per (padded) output channel.
+    pub bias: Vec<i32>,
+    /// The f32 requantization multiplier per (padded) output channel.
+    pub multipliers: Vec<f32>,
+    /// Real output channels (the kernel may compute more).
+    pub filters: i64,
+    /// For fully_connected: M and N of the 2-D result.
+    pub matrix: Option<(i64, i64)>,
+    /// Whether the kernel uses AMX tiles (and so the permission helper).
+    pub amx: bool,
+}
+
+fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
+    crate::framework::attributes::i64_array(op, name)
+}
+
+/// Integer bias in accumulator units: (qb - zb) when the bias scale is the product
+/// of the input and weight scales (onnxruntime's quantizer), else rounded.
+fn accumulator_bias(bias: Option<(Vec<i64>, UniformQuantization)>, products: &[f64]) -> Vec<i64> {
+    let Some((values, q)) = bias else {
+        return vec![0; products.len()];
+    };
+    values
+        .iter()
+        .enumerate()
+        .map(|(c, v)| {
+            let centred = v - q.zero_point(c);
+            let (scale, product) = (q.scale(c), products[c]);
+            if (scale - product).abs() <= 1e-6 * product.abs() {
+                centred
+            } else {
+                (centred as f64 * scale / product).round_ties_even() as i64
+            }
+        })
+        .collect()
+}
+
+/// The plan for a glow.quant.conv2d / fully_connected, or None when the op is not one
+/// the kernel handles.
+pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
+    let isa = choice.vector;
+    let op_name = op.name().as_string_ref().as_str().ok()?.to_string();
+    let conv = op_name == "glow.quant.conv2d";
+    let input = op.operand(0).ok()?;
+    let (x_shape, xq) = quantized(input)?;
+    let (y_shape, yq) = quantized(op.result(0).ok()?.into())?;
+    let (w_shape, w_values, wq) = quantized_constant(op.operand(1).ok()?)?;
+    if xq.width != 8 || yq.width != 8 || wq.width != 8 || !wq.signed || xq.axis.is_some() {
+        return None;
+    }
+    if wq.zero_points.iter().any(|z| *z != 0) {
+        return None;
+    }
+    let bias = match op.operand(2) {
+        Ok(b) => Some(quantized_constant(b).map(|(_, v, q)| (v, q))?),
+        Err(_) => None,
+    };
+    // Filter as F x C x KH x KW, and the kernel geometry.
+    let (filter_values, filters, channels, kh, kw, matrix) = if conv {
+        if op.attribute("channels_last").is_err() {
+            return None;
+        }
+        let group = op
+            .attribute("group")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(1, |g| g.value());
+        if group != 1 {
+            return depthwise_plan(
+                op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
+            );
+        }
+        (
+            w_values, w_shape[0], w_shape[1], w_shape[2], w_shape[3], None,
+        )
+    } else {
+        // K x N -> N x K x 1 x 1.
+        let (k, n) = (w_shape[0], w_shape[1]);
+        let mut transposed = vec![0i64; (k * n) as usize];
+        for row in 0..k as usize {
+            for col in 0..n as usize {
+                transposed[col * k as usize + row] = w_values[row * n as usize + col];
+            }
+        }
+        (transposed, n, k, 1, 1, Some((x_shape[0], n)))
+    };
+    let filter = packing::Filter {
+        values: &filter_values,
+        filters: filters as usize,
+        channels: channels as usize,
+        kernel_h: kh as usize,
+        kernel_w: kw as usize,
+    };
+    let products: Vec<f64> = (0..filters as usize)
+        .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
+        .collect();
+    let input_zero = xq.zero_points[0];
+    let unsigned_zero = if xq.signed {
+        input_zero + 128
+    } else {
+        input_zero
+    };
+    let padded = filter.padded_filters();
+    let accumulator = accumulator_bias(bias, &products);
+    let mut multipliers: Vec<f32> = products
+        .iter()
+        .map(|p| multiplier(*p, yq.scales[0]) as f32)
+        .collect();
+    multipliers.resize(padded, 0.0);
+    let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, &yq);
+    let (input, strides, pads, dilations, output) = if conv {
+        let a = |n| i64_array(op, n);
+        (
+            [x_shape[0], x_shape[1], x_shape[2], x_shape[3]],
+            a("strides")?,
+            a("pads")?,
+            a("dilations")?,
+            [y_shape[1], y_shape[2]],
+        )
+    } else {
+        (
+            [1, 1, x_shape[0], x_shape[1]],
+            vec![1, 1],
+            vec![0, 0, 0, 0],
+            vec![1, 1],
+            [1, x_shape[0]],
+        )
+    };
+    let quads = kh * kw * filter.padded_channels() as i64 / 4;
+    let packed_shape = vec![padded as i64 / 16, quads, 64];
+    if let Some(tiles) = choice.tiles {
+        // AMX multiplies the stored bytes as they are (tdpbssd for int8 input), so
+        // the correction uses the stored zero point.
+        let kernel = AmxKernel {
+            name: name.clone(),
+            input,
+            padded_channels: filter.padded_channels() as i64,
+            kernel: [kh, kw],
+            pads: [pads[0], pads[1], pads[2], pads[3]],
+            strides: [strides[0], strides[1]],
+            dilations: [dilations[0], dilations[1]],
+            output,
+            padded_filters: padded as i64,
+            signed_input: xq.signed,
+            input_zero,
+            output_zero: yq.zero_points[0],
+            low,
+            high,
+            isa: tiles,
+        };
+        if let Some(text) = kernel.text() {
+            return Some(Plan {
+                text,
+                name,
+                input,
+                output: [input[0], output[0], output[1], padded as i64],
+                filter_shape: packed_shape,
+                packed: filter.packed(),
+                bias: packing::corrected_bias(&accumulator, &filter.sums(), input_zero, padded),
+                multipliers,
+                filters,
+                matrix,
+                amx: tiles == TileIsa::Amx,
+            });
+        }
+    }
+    let kernel = ConvKernel {
+        name: name.clone(),
+        input,
+        padded_channels: filter.padded_channels() as i64,
+        kernel: [kh, kw],
+        pads: [pads[0], pads[1], pads[2], pads[3]],
+        strides: [strides[0], strides[1]],
+        dilations: [dilations[0], dilations[1]],
+        output,
+        padded_filters: padded as i64,
+        signed_input: xq.signed,
+        input_zero,
+        output_zero: yq.zero_points[0],
+        low,
+        high,
+        isa,
+    };
+    Some(Plan {
+        text: kernel.text(),
+        name,
+        input: kernel.input,
+        output: [
+            kernel.input[0],
+            kernel.output[0],
+            kernel.output[1],
+            kernel.padded_filters,
+        ],
+        filter_shape: packed_shape,
+        packed: filter.packed(),
+        bias: packing::corrected_bias(&accumulator, &filter.sums(), unsigned_zero, padded),
+        multipliers,
+        filters,
+        matrix,
+        amx: false,
+    })
+}
+
+/// The plan for a depthwise glow.quant.conv2d (C x 1 x KH x KW filter, group C, C a
+/// multiple of 16, NHWC), or None.
+#[allow(clippy::too_many_arguments)]
+fn depthwise_plan(
+    op: OperationRef,
+    isa: Isa,
+    name: String,
+    x_shape: &[i64],
+    xq: &UniformQuantization,
+    yq: &UniformQuantization,
+    w_shape: &[i64],
+    w_values: &[i64],
+    wq: &UniformQuantization,
+    bias: Option<(Vec<i64>, UniformQuantization)>,
+    group: i64,
+) -> Option<Plan> {
+    let channels = x_shape[3];
+    if group != channels || w_shape[0] != channels || w_shape[1] != 1 || channels % 16 != 0 {
+        return None;
+    }
+    let (kh, kw) = (w_shape[2], w_shape[3]);
+    let y_shape = tensor_info(op.result(0).ok()?.into())?.0;
+    let products: Vec<f64> = (0..channels as usize)
+        .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
+        .collect();
+    let sums: Vec<i64> = w_values
+        .chunks((kh * kw) as usize)
+        .map(|taps| taps.iter().sum())
+        .collect();
+    let input_zero = xq.zero_points[0];
+    let unsigned_zero = if xq.signed {
+        input_zero + 128
+    } else {
+        input_zero
+    };
+    let bias = packing::corrected_bias(
+        &accumulator_bias(bias, &products),
+        &sums,
+        unsigned_zero,
+        channels as usize,
+    );
+    let multipliers: Vec<f32> = products
+        .iter()
+        .map(|p| multiplier(*p, yq.scales[0]) as f32)
+        .collect();
+    let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
+    let a = |n| i64_array(op, n);
+    let (strides, pads, dilations) = (a("strides")?, a("pads")?, a("dilations")?);
+    let kernel = depthwise_kernel::DepthwiseKernel {
+        name: name.clone(),
+        input: [x_shape[0], x_shape[1], x_shape[2], channels],
+        kernel: [kh, kw],
+        pads: [pads[0], pads[1], pads[2], pads[3]],
+        strides: [strides[0], strides[1]],
+        dilations: [dilations[0], dilations[1]],
+        output: [y_shape[1], y_shape[2]],
+        signed_input: xq.signed,
+        input_zero,
+        output_zero: yq.zero_points[0],
+        low,
+        high,
+        isa,
+    };
+    Some(Plan {
+        text: kernel.text(),
+        name,
+        input: kernel.input,
+        output: [x_shape[0], y_shape[1], y_shape[2], channels],
+        filter_shape: vec![channels / 16, (kh + 3) / 4, kw, 64],
+        packed: depthwise_kernel::pack_depthwise(
+            w_values,
+            channels as usize,
+            kh as usize,
+            kw as usize,
+        ),
+        bias,
+        multipliers,
+        filters: channels,
+        matrix: None,
+        amx: false,
+    })
+}
