@@ -9,13 +9,15 @@
 // RUN: %python %S/Inputs/qlinear_conv.py %t/d.onnx 128 32 28 28 1 2 0 s
 // RUN: %python %S/Inputs/qlinear_conv.py %t/e.onnx 64 48 8 8 1 1 0 u
 // RUN: %python %S/Inputs/qlinear_conv.py %t/f.onnx 64 64 4 4 3 1 1 u
-// RUN: for m in a b c d e f; do glow-run %t/$m.onnx --int8-kernels amx --output-dir %t/$m-amx > /dev/null && glow-run %t/$m.onnx --int8-kernels reference --output-dir %t/$m-ref > /dev/null && cmp %t/$m-amx/y.npy %t/$m-ref/y.npy && echo "$m same"; done | FileCheck %s
+// RUN: %python %S/Inputs/qlinear_matmul.py %t/g.onnx 40 128 64
+// RUN: for m in a b c d e f g; do glow-run %t/$m.onnx --int8-kernels amx --output-dir %t/$m-amx > /dev/null && glow-run %t/$m.onnx --int8-kernels reference --output-dir %t/$m-ref > /dev/null && cmp %t/$m-amx/y.npy %t/$m-ref/y.npy && echo "$m same"; done | FileCheck %s
 // CHECK: a same
 // CHECK: b same
 // CHECK: c same
 // CHECK: d same
 // CHECK: e same
 // CHECK: f same
+// CHECK: g same
 
 // A whole network (onnxruntime int8 small CNN: its narrow layers fall back to the
 // vector kernels) under --int8-kernels amx equals the reference.
