@@ -98,3 +98,7 @@
 // RUN: %python %S/Inputs/models.py deep-graph %t/deep.onnx
 // RUN: not glow-import %t/deep.onnx 2>&1 | FileCheck %s --check-prefix=DEEP
 // DEEP: glow-import: error: '{{.*}}deep.onnx' is not a valid ONNX model: failed to decode Protobuf message: recursion limit reached
+
+// A reader that stops early (a closed pipe) ends glow-import quietly with status 0.
+// RUN: glow-import --list-supported 2>&1 | head -1 | FileCheck %s --check-prefix=PIPE
+// PIPE: opsets 7-28

@@ -258,6 +258,15 @@ fn main() -> ExitCode {
     let arguments = Arguments::parse();
     match run(arguments) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away early (`glow-import ... | head`) is not an error,
+        // as for Unix tools.
+        Err(error)
+            if error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("glow-import: error: {error:#}");
             ExitCode::FAILURE
