@@ -46,7 +46,7 @@ use melior::{
 /// The pass definition registered as `glow-quant-kernels`.
 pub static QUANT_KERNELS: PassDefinition = PassDefinition {
     argument: "glow-quant-kernels",
-    description: "Replace int8 convolutions and fully-connected layers with constant weights by VNNI (or plain vector) micro-kernels with packed filters",
+    description: "Replace int8 convolutions and fully-connected layers with constant weights by AMX, VNNI or plain-vector micro-kernels with packed filters",
     anchor: Some("builtin.module"),
     options: &[PassOption {
         name: "isa",
