@@ -1,6 +1,8 @@
-/* A C program linked against a glow-compile bundle of a classifier with one float
- * input and one float output: loads the weights file, reads the input (raw float32),
- * runs the bundle and prints the top-5 classes and every output value.
+/* A C program linked against a glow-compile bundle of a classifier with one input
+ * (any element type) and one float output: loads the weights file, reads the input
+ * (raw elements), runs the bundle, checks its status (a runtime check that failed,
+ * e.g. an index outside its dimension, is reported with the bundle's message and
+ * exit code 1) and prints the top-5 classes and every output value.
  *
  * Build (for a bundle `resnet50` whose ONNX input is `input` and output `logits`):
  *   cc -O2 -I DIR -DBUNDLE_HEADER='"resnet50.h"' -DBUNDLE=resnet50 -DPREFIX=RESNET50 \
@@ -72,16 +74,19 @@ int main(int argc, char **argv) {
     fail("the header's alignment is not a power of two up to the page size");
   size_t mutable_size = SIZE(MUTABLE_WEIGHTS_SIZE);
   if (MACRO(INPUT, OFFSET) % align != 0 || MACRO(OUTPUT, OFFSET) % align != 0 ||
-      MACRO(INPUT, OFFSET) + MACRO(INPUT, COUNT) * sizeof(float) > mutable_size ||
+      MACRO(INPUT, OFFSET) + MACRO(INPUT, COUNT) * MACRO(INPUT, ELEMENT_SIZE) > mutable_size ||
       MACRO(OUTPUT, OFFSET) + MACRO(OUTPUT, COUNT) * sizeof(float) > mutable_size)
     fail("the header places an input or output outside the mutable weights");
   uint8_t *constant = guarded(SIZE(CONSTANT_WEIGHTS_SIZE));
   uint8_t *mutable = guarded(mutable_size);
   uint8_t *activations = guarded(SIZE(ACTIVATIONS_SIZE));
   read_file(argv[1], constant, SIZE(CONSTANT_WEIGHTS_SIZE));
-  read_file(argv[2], mutable + MACRO(INPUT, OFFSET), MACRO(INPUT, COUNT) * sizeof(float));
+  read_file(argv[2], mutable + MACRO(INPUT, OFFSET), MACRO(INPUT, COUNT) * MACRO(INPUT, ELEMENT_SIZE));
 
   BUNDLE(constant, mutable, activations);
+  int status = JOIN(BUNDLE, status)();
+  if (status != 0)
+    fail(JOIN(BUNDLE, errors)[status - 1]);
 
   const float *scores = (const float *)(mutable + MACRO(OUTPUT, OFFSET));
   int count = MACRO(OUTPUT, COUNT);

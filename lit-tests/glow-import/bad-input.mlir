@@ -102,3 +102,15 @@
 // A reader that stops early (a closed pipe) ends glow-import quietly with status 0.
 // RUN: glow-import --list-supported 2>&1 | head -1 | FileCheck %s --check-prefix=PIPE
 // PIPE: opsets 7-28
+
+// Constant indices outside their dimension are import-time errors naming the node
+// (ONNX: out of range is an error), for every op that indexes by data.
+// RUN: %python %S/Inputs/models.py constant-index-gather %t.cig.onnx
+// RUN: not glow-import %t.cig.onnx 2>&1 | FileCheck %s --check-prefix=CONST-GATHER
+// CONST-GATHER: glow-import: error: node 'g' (Gather): index 3 is outside [-3, 2] (a dimension of 3)
+// RUN: %python %S/Inputs/models.py constant-index-elements %t.cie.onnx
+// RUN: not glow-import %t.cie.onnx 2>&1 | FileCheck %s --check-prefix=CONST-ELEMENTS
+// CONST-ELEMENTS: glow-import: error: node 'ge' (GatherElements): index 3 is outside [-3, 2] (a dimension of 3)
+// RUN: %python %S/Inputs/models.py constant-index-scatter %t.cis.onnx
+// RUN: not glow-import %t.cis.onnx 2>&1 | FileCheck %s --check-prefix=CONST-SCATTER
+// CONST-SCATTER: glow-import: error: node 'se' (ScatterElements): index 3 is outside [-3, 2] (a dimension of 3)

@@ -22,3 +22,13 @@ func.func @listing() {
   glow.instr.dealloc_activation %b : memref<8x16x28x28xf32>
   return
 }
+
+// A runtime check survives canonicalization (it writes the call's status).
+// CHECK-LABEL: func.func @check
+func.func @check(%ok: i1) {
+  // CHECK: glow.instr.check %{{.*}} message "node 'embed' (gather): an index is outside [-4, 3]"
+  glow.instr.check %ok message "node 'embed' (gather): an index is outside [-4, 3]"
+  return
+}
+// RUN: glow-opt %s --canonicalize | FileCheck %s --check-prefix=KEPT
+// KEPT: glow.instr.check

@@ -10,6 +10,7 @@ pub mod copies_to_linalg;
 pub mod cpu_schedule;
 pub mod framework;
 pub mod graph_optimize;
+pub mod lower_checks;
 pub mod lower_nodes;
 pub mod memory_plan;
 pub mod pipelines;
@@ -33,6 +34,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &quant_kernels::lower_dot4::LOWER_DOT4,
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
+    &lower_checks::LOWER_CHECKS,
     &cpu_schedule::TILE_AND_VECTORIZE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,
     &cpu_schedule::pads_in_place::PADS_IN_PLACE,

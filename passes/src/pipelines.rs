@@ -55,6 +55,11 @@ impl Int8Kernels {
 pub struct CpuPipeline {
     /// How int8 layers are compiled.
     pub int8_kernels: Int8Kernels,
+    /// Allocate through `_mlir_memref_to_llvm_alloc` & co. (MLIR's generic allocation
+    /// functions), which the runner provides (glow-run's fail cleanly when the system
+    /// refuses memory); otherwise through malloc, for runners that provide nothing
+    /// (mlir-runner).
+    pub runner_allocator: bool,
 }
 
 impl CpuPipeline {
@@ -73,18 +78,18 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
     /// Control flow is converted by the interface-based convert-to-llvm, which also
     /// converts `!amx.tile` block arguments (convert-cf-to-llvm cannot), together with
     /// the AMX kernels' tile ops when glow-quant-kernels ran (it loads the amx dialect).
-    fn buffer_stages(&self, func_to_llvm: &str) -> String {
+    fn buffer_stages(&self, func_to_llvm: &str, memref_to_llvm: &str) -> String {
         let control_flow = if self.int8_kernels == Int8Kernels::Reference {
             "cf"
         } else {
             "amx,cf"
         };
         format!(
-            "convert-bufferization-to-memref,scf-forall-to-for,\
+            "glow-lower-checks,convert-bufferization-to-memref,scf-forall-to-for,\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),\
 func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{{vector-contract-lowering=outerproduct}},\
-finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
+finalize-memref-to-llvm{memref_to_llvm},convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
 convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
         )
     }
@@ -95,7 +100,14 @@ convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reco
         format!(
             "{}buffer-deallocation-pipeline,{}",
             self.tensor_stages(),
-            self.buffer_stages("")
+            self.buffer_stages(
+                "",
+                if self.runner_allocator {
+                    "{use-generic-functions=true}"
+                } else {
+                    ""
+                },
+            )
         )
     }
 
@@ -112,7 +124,7 @@ convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reco
     /// The second half of the bundle pipeline: the buffer stages, with bare-pointer
     /// memref arguments (the C signature takes three `uint8_t *`).
     pub fn bundle_back(&self) -> String {
-        self.buffer_stages("{use-bare-ptr-memref-call-conv=true}")
+        self.buffer_stages("{use-bare-ptr-memref-call-conv=true}", "")
     }
 }
 

@@ -160,3 +160,67 @@ pub fn raw_bytes(attribute: Attribute, element_bytes: usize, float: bool) -> Opt
         Some(bytes)
     }
 }
+
+/// The bytes of an elements attribute with elements of `element` type as they lie in
+/// memory once compiled: one byte per i1 (0 or 1; MLIR itself packs i1 attributes into
+/// bits), two per f16 / bf16, else as [`raw_bytes`]; `None` for element types without
+/// a byte layout here (complex, index, sub-byte integers other than i1).
+pub fn memory_bytes(attribute: Attribute, element: melior::ir::Type) -> Option<Vec<u8>> {
+    let raw = attribute.to_raw();
+    // SAFETY: type queries on a live type.
+    let (integer, width) = unsafe {
+        let t = element.to_raw();
+        let integer = mlir_sys::mlirTypeIsAInteger(t);
+        (
+            integer,
+            if integer {
+                mlir_sys::mlirIntegerTypeGetWidth(t)
+            } else {
+                0
+            },
+        )
+    };
+    if integer && width == 1 {
+        // SAFETY: bool getters on an elements attribute of i1, positions in range.
+        unsafe {
+            let count = mlir_sys::mlirElementsAttrGetNumElements(raw) as isize;
+            if mlir_sys::mlirAttributeIsADenseElements(raw) {
+                if mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
+                    let value = mlir_sys::mlirDenseElementsAttrGetBoolSplatValue(raw);
+                    return Some(vec![u8::from(value != 0); count as usize]);
+                }
+                return Some(
+                    (0..count)
+                        .map(|i| u8::from(mlir_sys::mlirDenseElementsAttrGetBoolValue(raw, i)))
+                        .collect(),
+                );
+            }
+            if mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
+                return Some(
+                    (0..count)
+                        .map(|i| {
+                            u8::from(mlir_sys::mlirDenseBoolResourceElementsAttrGetValue(raw, i))
+                        })
+                        .collect(),
+                );
+            }
+            return None;
+        }
+    }
+    if integer {
+        return (width % 8 == 0)
+            .then(|| raw_bytes(attribute, width as usize / 8, false))
+            .flatten();
+    }
+    if element.is_f16() || element.is_bf16() {
+        // Two-byte floats: their bits, read as 16-bit integers.
+        return raw_bytes(attribute, 2, false);
+    }
+    if element.is_f32() {
+        return raw_bytes(attribute, 4, true);
+    }
+    if element.is_f64() {
+        return raw_bytes(attribute, 8, true);
+    }
+    None
+}

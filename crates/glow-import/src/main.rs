@@ -67,6 +67,10 @@ struct Arguments {
     /// Refuse models whose weights exceed this many bytes.
     #[arg(long, default_value_t = 8 << 30)]
     max_weights_bytes: u64,
+    /// Refuse models in which one tensor (input, intermediate or output) would exceed
+    /// this many bytes.
+    #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
+    max_tensor_bytes: u64,
 }
 
 fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
@@ -163,6 +167,7 @@ fn run(arguments: Arguments) -> Result<()> {
     let options = ImportOptions {
         input_shapes,
         max_weight_bytes: arguments.max_weights_bytes,
+        max_tensor_bytes: arguments.max_tensor_bytes,
         function_name: arguments.function_name.clone(),
         frozen_inputs,
     };

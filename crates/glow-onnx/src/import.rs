@@ -36,6 +36,8 @@ pub struct ImportOptions {
     pub input_shapes: HashMap<String, Vec<i64>>,
     /// The most weight bytes (initializers and constants) a model may hold.
     pub max_weight_bytes: u64,
+    /// The most bytes any one tensor (input, intermediate or output) may hold.
+    pub max_tensor_bytes: u64,
     /// Name of the generated function.
     pub function_name: String,
     /// Inputs bound to constant data (`--freeze-input`): they are no longer function
@@ -43,11 +45,39 @@ pub struct ImportOptions {
     pub frozen_inputs: HashMap<String, TensorData>,
 }
 
+/// The default limit on one tensor's size: 4 GiB.
+pub const DEFAULT_MAX_TENSOR_BYTES: u64 = 4 << 30;
+
+/// The byte size of a tensor of `shape` and `element`, or None when it overflows.
+pub fn tensor_bytes(shape: &[i64], element: Element) -> Option<u64> {
+    shape.iter().try_fold(element.size() as u64, |bytes, d| {
+        u64::try_from(*d).ok().and_then(|d| bytes.checked_mul(d))
+    })
+}
+
+/// Refuses a tensor larger than `limit` bytes (or whose size overflows).
+fn check_tensor_size(
+    shape: &[i64],
+    element: Element,
+    limit: u64,
+) -> std::result::Result<(), String> {
+    match tensor_bytes(shape, element) {
+        Some(bytes) if bytes <= limit => Ok(()),
+        Some(bytes) => Err(format!(
+            "a {element:?} tensor of shape {shape:?} would hold {bytes} bytes, over the limit of {limit} (--max-tensor-bytes)"
+        )),
+        None => Err(format!(
+            "a {element:?} tensor of shape {shape:?} has a byte size that overflows"
+        )),
+    }
+}
+
 impl Default for ImportOptions {
     fn default() -> Self {
         Self {
             input_shapes: HashMap::new(),
             max_weight_bytes: 8 << 30,
+            max_tensor_bytes: DEFAULT_MAX_TENSOR_BYTES,
             function_name: "main".into(),
             frozen_inputs: HashMap::new(),
         }
@@ -288,6 +318,12 @@ pub fn import_model_with_progress<'c>(
         .filter(|i| !constants.contains_key(i.name()))
     {
         let (shape, element) = input_type(info, options)?;
+        check_tensor_size(&shape, element, options.max_tensor_bytes).map_err(|reason| {
+            ImportError::Input {
+                name: info.name().to_string(),
+                reason,
+            }
+        })?;
         arguments.push((info.name().to_string(), shape, element));
     }
 
@@ -394,6 +430,8 @@ pub fn import_model_with_progress<'c>(
                 }
             };
             for (name, slot) in node.output.iter().zip(slots) {
+                check_tensor_size(&slot.shape, slot.element, options.max_tensor_bytes)
+                    .map_err(|reason| fail(format!("output '{name}': {reason}")))?;
                 if !name.is_empty() {
                     env.insert(name.clone(), slot);
                 }

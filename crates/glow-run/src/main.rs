@@ -63,6 +63,9 @@ struct Arguments {
     /// The function to run.
     #[arg(long, default_value = "main")]
     function: String,
+    /// Refuse models in which one tensor would exceed this many bytes.
+    #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
+    max_tensor_bytes: u64,
     /// Profiling: a calibration set (.npz mapping each input name to samples x shape);
     /// the model runs once per sample. Needs --dump-profile.
     #[arg(long, value_name = "CALIB.npz", requires = "dump_profile")]
@@ -94,12 +97,14 @@ impl Arguments {
             inputs: &self.inputs,
             frozen_inputs: &self.frozen_inputs,
             function: &self.function,
+            max_tensor_bytes: self.max_tensor_bytes,
         }
     }
 
     fn pipeline(&self) -> Result<CpuPipeline> {
         Ok(CpuPipeline {
             int8_kernels: self.quantization.int8_kernels(true)?,
+            ..Default::default()
         })
     }
 

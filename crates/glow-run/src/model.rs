@@ -42,6 +42,8 @@ pub struct ModelSource<'s> {
     pub frozen_inputs: &'s [String],
     /// The entry function's name.
     pub function: &'s str,
+    /// The most bytes one tensor of the model may hold (`--max-tensor-bytes`).
+    pub max_tensor_bytes: u64,
 }
 
 /// A loaded model: the module, and the ONNX names of the entry's inputs and outputs
@@ -95,6 +97,7 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
             input_shapes: shapes,
             function_name: source.function.to_string(),
             frozen_inputs: frozen.clone(),
+            max_tensor_bytes: source.max_tensor_bytes,
             ..Default::default()
         };
         let module = import_model(context, source.path, &options)?;
@@ -134,6 +137,7 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
         }
         // SAFETY: a freshly parsed module, owned from here on.
         let module = unsafe { Module::from_raw(parsed) };
+        check_tensor_sizes(&module, source.max_tensor_bytes)?;
         // Ports keep the names glow-import gave them (`{glow.name = ...}`); others are
         // input<i> / output<i>.
         let (inputs, outputs) = match find_function(&module, source.function) {
@@ -155,6 +159,107 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
         input_names,
         output_names,
     })
+}
+
+/// Bytes per element of a tensor / memref element type as compiled (i1 takes a byte;
+/// a `!quant` type its storage), or 8 for anything else (an upper bound).
+fn element_bytes(element: melior::ir::Type) -> u64 {
+    // SAFETY: type queries on a live type.
+    unsafe {
+        let raw = element.to_raw();
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            return u64::from(mlir_sys::mlirIntegerTypeGetWidth(raw).div_ceil(8));
+        }
+        if mlir_sys::mlirTypeIsAFloat(raw) {
+            return u64::from(mlir_sys::mlirFloatTypeGetWidth(raw).div_ceil(8));
+        }
+        if mlir_sys::mlirTypeIsAQuantizedType(raw) {
+            return u64::from(
+                mlir_sys::mlirQuantizedTypeGetStorageTypeIntegralWidth(raw).div_ceil(8),
+            );
+        }
+    }
+    8
+}
+
+/// `file:line:col` for a printed `loc("file":line:col)`; other locations as printed.
+pub fn plain_location(printed: &str) -> String {
+    printed
+        .strip_prefix("loc(")
+        .and_then(|l| l.strip_suffix(')'))
+        .and_then(|l| l.strip_prefix('"'))
+        .and_then(|l| l.split_once("\":"))
+        .map_or_else(
+            || printed.to_string(),
+            |(file, rest)| format!("{file}:{rest}"),
+        )
+}
+
+/// Refuses a `.mlir` module with a statically shaped tensor or memref value larger
+/// than `limit` bytes (or whose size overflows), naming its location.
+pub fn check_tensor_sizes(module: &Module, limit: u64) -> Result<()> {
+    use melior::ir::{
+        operation::{WalkOrder, WalkResult},
+        RegionLike, Value, ValueLike,
+    };
+    let too_large = |value: Value| -> Option<String> {
+        let r#type = value.r#type();
+        // SAFETY: shaped-type queries on a live type, guarded by the kind checks.
+        let static_shape = unsafe {
+            let raw = r#type.to_raw();
+            if !(mlir_sys::mlirTypeIsARankedTensor(raw) || mlir_sys::mlirTypeIsAMemRef(raw)) {
+                return None;
+            }
+            if !mlir_sys::mlirShapedTypeHasStaticShape(raw) {
+                return None;
+            }
+            (0..mlir_sys::mlirShapedTypeGetRank(raw))
+                .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
+                .collect::<Vec<i64>>()
+        };
+        // SAFETY: the element type of a shaped type.
+        let element = unsafe {
+            melior::ir::Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw()))
+        };
+        let bytes = static_shape
+            .iter()
+            .try_fold(element_bytes(element), |b, d| {
+                u64::try_from(*d).ok().and_then(|d| b.checked_mul(d))
+            });
+        match bytes {
+            Some(b) if b <= limit => None,
+            Some(b) => Some(format!("a value of type {type} would hold {b} bytes, over the limit of {limit} (--max-tensor-bytes)")),
+            None => Some(format!("a value of type {type} has a byte size that overflows")),
+        }
+    };
+    let mut found: Option<String> = None;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let mut values: Vec<Value> = (0..op.result_count())
+            .filter_map(|i| op.result(i).ok().map(Into::into))
+            .collect();
+        for r in 0..op.region_count() {
+            let Ok(region) = op.region(r) else { continue };
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                values.extend(
+                    (0..b.argument_count()).filter_map(|i| b.argument(i).ok().map(Value::from)),
+                );
+                block = b.next_in_region();
+            }
+        }
+        if let Some(message) = values.into_iter().find_map(too_large) {
+            found = Some(format!(
+                "{}: {message}",
+                crate::model::plain_location(&op.location().to_string())
+            ));
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    match found {
+        Some(message) => bail!("{message}"),
+        None => Ok(()),
+    }
 }
 
 /// The `func.func` named `name` in `module`.

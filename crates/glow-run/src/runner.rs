@@ -37,6 +37,10 @@ pub struct CompileOptions {
 /// A model compiled for the JIT.
 pub struct Compiled {
     engine: ExecutionEngine,
+    /// Returns and clears the error status of the last call (glow-lower-checks).
+    take_status: extern "C" fn() -> i32,
+    /// The runtime checks' messages, by status - 1.
+    errors: Vec<String>,
     function: String,
     /// Input ports.
     pub inputs: Vec<Port>,
@@ -85,15 +89,25 @@ pub fn compile(
     inspect(&module);
     glow_passes::run_pipeline(
         &mut module,
-        &format!("builtin.module({})", options.pipeline.jit()),
+        &format!(
+            "builtin.module({})",
+            // This runner provides the allocation functions (crate::allocation).
+            CpuPipeline {
+                runner_allocator: true,
+                ..options.pipeline
+            }
+            .jit()
+        ),
     )?;
     // memref.copy lowers to a call to MLIR's runtime (memrefCopy).
     let runtime = RUNTIME_LIBRARY.trim_end_matches('\0');
     if !std::path::Path::new(runtime).exists() {
         bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
     }
+    let errors = runtime_errors(&module);
     let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
     profiling::register(&engine);
+    crate::allocation::register(&engine);
     // LLVM generates code when a symbol is first looked up: do it now, so the compile
     // time includes code generation and the first run does not.
     if engine
@@ -105,8 +119,17 @@ pub fn compile(
             source.function
         );
     }
+    let status = engine.lookup(glow_passes::lower_checks::TAKE_STATUS);
+    if status.is_null() {
+        bail!("internal error: the compiled module has no error status (glow-lower-checks did not run)");
+    }
+    // SAFETY: glow-lower-checks defines glow_take_status as `() -> i32` with the C
+    // calling convention; the engine keeps the code alive as long as `Compiled`.
+    let take_status = unsafe { std::mem::transmute::<*mut (), extern "C" fn() -> i32>(status) };
     Ok(Compiled {
         engine,
+        take_status,
+        errors,
         function: source.function.to_string(),
         inputs,
         outputs,
@@ -179,6 +202,16 @@ impl Compiled {
             unsafe { self.engine.invoke_packed(&self.function, &mut packed) }
                 .map_err(|e| anyhow::anyhow!("running @{}: {e}", self.function))?;
             times.push(start.elapsed());
+            let status = (self.take_status)();
+            if status != 0 {
+                // SAFETY: this run's results are not read.
+                unsafe { free_results(&results, &self.outputs) };
+                let message = usize::try_from(status - 1)
+                    .ok()
+                    .and_then(|i| self.errors.get(i))
+                    .map_or("an unknown runtime check failed", String::as_str);
+                bail!("the model refused its input: {message}");
+            }
         }
         times.sort();
         let median = times[times.len() / 2];
@@ -220,6 +253,27 @@ impl Compiled {
         }
         produced
     }
+}
+
+/// The messages of the module's runtime checks (`glow.runtime_errors`), by number - 1.
+fn runtime_errors(module: &melior::ir::Module) -> Vec<String> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, StringAttribute},
+        operation::OperationLike,
+    };
+    module
+        .as_operation()
+        .attribute(glow_passes::lower_checks::RUNTIME_ERRORS)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|array| {
+            (0..array.len())
+                .filter_map(|i| array.element(i).ok())
+                .filter_map(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Frees the buffers the compiled code allocated for its results (each allocation

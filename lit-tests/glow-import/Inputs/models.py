@@ -237,6 +237,32 @@ def main():
         ]
         m = model(nodes, [value("img", TensorProto.UINT8, [2, 3])], [value("y", TensorProto.FLOAT, [2, 2])],
                   [scale, zp, wq, ws, wz], opset=19)
+    elif kind == "embedding":
+        # A Gather on runtime token ids: the embedding lookup of every language model.
+        table = numpy_helper.from_array(np.arange(40, dtype=np.float32).reshape(10, 4), "table")
+        m = model([helper.make_node("Gather", ["table", "ids"], ["y"], axis=0, name="embed")],
+                  [value("ids", TensorProto.INT64, [2, 3])], [value("y", TensorProto.FLOAT, [2, 3, 4])],
+                  [table])
+    elif kind in ("constant-index-gather", "constant-index-elements", "constant-index-scatter"):
+        # Constant indices outside the indexed dimension (3 in a dimension of 3).
+        bad = numpy_helper.from_array(np.array([[0, 3]], dtype=np.int64), "bad")
+        updates = numpy_helper.from_array(np.ones((1, 2), dtype=np.float32), "updates")
+        node = {
+            "constant-index-gather": helper.make_node("Gather", ["x", "bad"], ["y"], axis=1, name="g"),
+            "constant-index-elements": helper.make_node("GatherElements", ["x", "bad"], ["y"], axis=1,
+                                                        name="ge"),
+            "constant-index-scatter": helper.make_node("ScatterElements", ["x", "bad", "updates"], ["y"],
+                                                       axis=1, name="se"),
+        }[kind]
+        m = model([node], [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [bad, updates])
+    elif kind == "huge-intermediate":
+        # A shape computed at import time makes a 4 TiB tensor (ConstantOfShape), added
+        # to the input.
+        shape = numpy_helper.from_array(np.array([1 << 20, 1 << 20], dtype=np.int64), "shape")
+        m = model([helper.make_node("ConstantOfShape", ["shape"], ["big"], name="fill"),
+                   helper.make_node("Add", ["x", "big"], ["y"], name="add")],
+                  [value("x", TensorProto.FLOAT, [1, 1])], [value("y", TensorProto.FLOAT, None)], [shape])
     elif kind == "integer-ops":
         m = integer_ops()
     elif kind == "integer-zero-scale":

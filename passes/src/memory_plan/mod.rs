@@ -60,8 +60,12 @@ pub static PLAN_MEMORY: PassDefinition = PassDefinition {
 /// Bytes of one element of `element`, and whether it is a float.
 fn element_size(element: Type) -> Option<(u64, bool)> {
     if let Ok(integer) = IntegerType::try_from(element) {
-        let width = integer.width();
+        // An i1 takes a byte in memory.
+        let width = integer.width().max(8);
         return (width % 8 == 0).then_some((u64::from(width / 8), false));
+    }
+    if element.is_f16() || element.is_bf16() {
+        return Some((2, true));
     }
     if element.is_f32() {
         return Some((4, true));

@@ -13,10 +13,12 @@
 //!   later updates win on duplicate indices, as in ONNX's reference
 //!
 //! Index tensors may hold negative indices (counted from the end, as ONNX); they are
-//! wrapped in the body.
+//! wrapped in the body, clamped into the dimension, and an index outside it is
+//! reported at run time ([`super::index_checks`]).
 
 use super::builder::{is_float, BodyBuilder, LinalgBuilder};
 use super::data::predicate_code;
+use super::index_checks::{check_indices, safe_index};
 use crate::framework::attributes::i64_array;
 use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::{
@@ -52,28 +54,6 @@ fn axis_attribute(op: OperationRef, rank: usize) -> Option<usize> {
     (0..rank as i64).contains(&axis).then_some(axis as usize)
 }
 
-/// The integer element `raw` as an index into a dimension of `extent`: negative
-/// values count from the end (i < 0 ? i + extent : i).
-fn wrapped_index<'c, 'k>(
-    body: &BodyBuilder<'c, 'k>,
-    raw: Value<'c, 'k>,
-    extent: i64,
-) -> Value<'c, 'k> {
-    let index = Type::index(body.context);
-    let i1: Type = IntegerType::new(body.context, 1).into();
-    let position = body.value("arith.index_cast", &[raw], index, &[]);
-    let zero = body.index_constant(0);
-    let size = body.index_constant(extent);
-    let negative = body.value(
-        "arith.cmpi",
-        &[position, zero],
-        i1,
-        &[("predicate", &predicate_code("slt"))],
-    );
-    let wrapped = body.value("arith.addi", &[position, size], index, &[]);
-    body.value("arith.select", &[negative, wrapped, position], index, &[])
-}
-
 rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
     let (Ok(data), Ok(indices), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
         return false;
@@ -91,6 +71,7 @@ rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
     let rank = result_shape.len();
     let q = index_shape.len();
     let b = LinalgBuilder::before(context, op, rewriter);
+    check_indices(&b, op, indices, data_shape[axis]);
     let init = b.empty(result.r#type());
     let index_dims: Vec<usize> = (axis..axis + q).collect();
     let converted = b.generic(
@@ -99,7 +80,7 @@ rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
         &[map(rank, &index_dims), identity(rank)],
         &vec!["parallel"; rank],
         |body, args| {
-            let position = wrapped_index(body, args[0], data_shape[axis]);
+            let position = safe_index(body, args[0], data_shape[axis]);
             let mut operands = vec![data];
             for d in 0..data_shape.len() {
                 operands.push(match d {
@@ -133,6 +114,7 @@ rule!(
             return false;
         };
         let b = LinalgBuilder::before(context, op, rewriter);
+        check_indices(&b, op, indices, data_shape[axis]);
         let init = b.empty(result.r#type());
         let converted =
             b.generic(
@@ -141,7 +123,7 @@ rule!(
                 &[identity(rank), identity(rank)],
                 &vec!["parallel"; rank],
                 |body, args| {
-                    let position = wrapped_index(body, args[0], data_shape[axis]);
+                    let position = safe_index(body, args[0], data_shape[axis]);
                     let mut operands = vec![data];
                     operands.extend((0..rank).map(|d| {
                         if d == axis {
@@ -457,6 +439,7 @@ rule!(
             .map_or("none".to_string(), |a| a.value().to_string());
         let count: i64 = shape.iter().product();
         let b = LinalgBuilder::before(context, op, rewriter);
+        check_indices(&b, op, indices, data_shape[axis]);
         let index = Type::index(context);
         let constant = |n: i64| {
             b.constant(
@@ -488,7 +471,7 @@ rule!(
         let raw = body.value("tensor.extract", &operands, index_element(indices), &[]);
         operands[0] = updates;
         let update = body.value("tensor.extract", &operands, element, &[]);
-        coordinates[axis] = wrapped_index(&body, raw, data_shape[axis]);
+        coordinates[axis] = safe_index(&body, raw, data_shape[axis]);
         let mut target = vec![accumulator];
         target.extend_from_slice(&coordinates);
         let old = body.value("tensor.extract", &target, element, &[]);

@@ -21,6 +21,7 @@ pub mod builder;
 pub mod conv_transpose;
 pub mod data;
 pub mod half_precision;
+pub mod index_checks;
 pub mod indexing;
 pub mod local_response_norm;
 pub mod quantization;

@@ -7,10 +7,31 @@ use crate::{
 use glow_dialects::ods::glow_graph;
 use melior::ir::{attribute::StringAttribute, operation::OperationMutLike, BlockLike};
 
+/// A constant index tensor's values must lie in [-extent, extent) (ONNX's rule): an
+/// import-time error naming the first one outside, instead of a runtime check.
+pub(super) fn check_constant_indices(indices: &Slot, extent: i64) -> Result<(), String> {
+    let Some(data) = &indices.constant else {
+        return Ok(());
+    };
+    match data
+        .to_i64s()
+        .into_iter()
+        .find(|i| *i < -extent || *i >= extent)
+    {
+        Some(bad) => Err(format!(
+            "index {bad} is outside [{}, {}] (a dimension of {extent})",
+            -extent,
+            extent - 1
+        )),
+        None => Ok(()),
+    }
+}
+
 pub fn gather_elements<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let data = cx.input(0)?;
     let indices = cx.input(1)?;
     let axis = normalize_axis(cx.attr_i("axis", 0), data.shape.len())?;
+    check_constant_indices(&indices, data.shape[axis])?;
     let (d, i) = (cx.value(0)?, cx.value(1)?);
     let r#type = cx.tensor_type(&indices.shape, data.element);
     let attr = cx.i64_attr(axis as i64);
@@ -22,6 +43,7 @@ pub fn gather_elements<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c
 pub fn scatter_elements<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let data = cx.input(0)?;
     let axis = normalize_axis(cx.attr_i("axis", 0), data.shape.len())?;
+    check_constant_indices(&cx.input(1)?, data.shape[axis])?;
     let reduction = cx.attr_s("reduction", "none");
     let (d, i, u) = (cx.value(0)?, cx.value(1)?, cx.value(2)?);
     let r#type = cx.tensor_type(&data.shape, data.element);

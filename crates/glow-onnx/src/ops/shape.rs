@@ -301,6 +301,7 @@ pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let data = cx.input(0)?;
     let indices = cx.input(1)?;
     let axis = normalize_axis(cx.attr_i("axis", 0), data.shape.len())?;
+    super::indexing::check_constant_indices(&indices, data.shape[axis])?;
     if let (Some(d), Some(i)) = (&data.constant, &indices.constant) {
         if d.len() <= FOLD_LIMIT {
             return Ok(vec![Slot::constant(folding::gather(d, i, axis)?)]);

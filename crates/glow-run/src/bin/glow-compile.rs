@@ -32,7 +32,7 @@ use llvm_sys::{
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
-    Attribute, AttributeLike, BlockLike, Module, OperationRef, TypeLike,
+    Attribute, AttributeLike, BlockLike, Module, OperationRef,
 };
 use std::{
     ffi::{CStr, CString},
@@ -71,6 +71,9 @@ struct Arguments {
     /// The function of a .mlir module to compile.
     #[arg(long, default_value = "main")]
     function: String,
+    /// Refuse models in which one tensor would exceed this many bytes.
+    #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
+    max_tensor_bytes: u64,
 }
 
 /// `text` as a C identifier: other characters become `_`, and a leading digit gets one.
@@ -127,13 +130,8 @@ fn extract_weights(module: &Module, size: u64) -> Result<Vec<u8>> {
         let element = melior::ir::r#type::MemRefType::try_from(r#type)
             .map_err(|_| anyhow::anyhow!("a global of type {type}, not a memref"))?;
         let element = melior::ir::r#type::ShapedTypeLike::element(&element);
-        let width = melior::ir::r#type::IntegerType::try_from(element)
-            .map(|t| t.width() as usize)
-            .unwrap_or(if element.is_f64() { 64 } else { 32 });
-        let float = element.is_f32() || element.is_f64();
-        let bytes =
-            glow_dialects::elements::raw_bytes(op.attribute("initial_value")?, width / 8, float)
-                .with_context(|| format!("cannot read the data of a constant of type {type}"))?;
+        let bytes = glow_dialects::elements::memory_bytes(op.attribute("initial_value")?, element)
+            .with_context(|| format!("cannot read the data of a constant of type {type}"))?;
         let start = offset as usize;
         weights
             .get_mut(start..start + bytes.len())
@@ -245,7 +243,13 @@ fn c_type(port: &Port) -> &'static str {
 }
 
 /// The bundle's C header.
-fn header(name: &str, model: &Path, sizes: [u64; 3], ports: &[(&str, &Port, u64)]) -> String {
+fn header(
+    name: &str,
+    model: &Path,
+    sizes: [u64; 3],
+    ports: &[(&str, &Port, u64)],
+    errors: &[String],
+) -> String {
     let upper = name.to_uppercase();
     let [constant, mutable, activations] = sizes;
     let mut text = format!(
@@ -269,19 +273,86 @@ fn header(name: &str, model: &Path, sizes: [u64; 3], ports: &[(&str, &Port, u64)
             "// {kind} \"{}\": {} [{}]\n\
              #define {upper}_{symbol}_OFFSET {offset}\n\
              #define {upper}_{symbol}_COUNT {count}\n\
+             #define {upper}_{symbol}_ELEMENT_SIZE {}\n\
              typedef {} {name}_{}_t;\n\n",
             port.name,
             c_type(port),
             dims.join(", "),
+            port.dtype.size(),
             c_type(port),
             c_identifier(&port.name),
         );
     }
+    let quoted: Vec<String> = errors
+        .iter()
+        .map(|e| format!("  \"{}\",\n", e.replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect();
     text += &format!(
         "void {name}(uint8_t *constant_weights, uint8_t *mutable_weights, uint8_t *activations);\n\n\
-         #endif\n"
+         // The status of the last call, cleared by reading it: 0 when every runtime check\n\
+         // passed; otherwise 1 + the index in {name}_errors of the first check that\n\
+         // failed (e.g. an index outside its dimension: the outputs are then not\n\
+         // meaningful, though every memory access stayed in bounds). One status per\n\
+         // bundle: calls from several threads at once share it.\n\
+         int {name}_status(void);\n\n\
+         #define {upper}_ERROR_COUNT {}\n\
+         static const char *const {name}_errors[] = {{\n{}  \"\"\n}};\n\n\
+         #endif\n",
+        errors.len(),
+        quoted.concat()
     );
     text
+}
+
+/// Renames the module's `glow_take_status` to `NAME_status` (the bundle's symbol) and
+/// returns the runtime checks' messages (glow-lower-checks).
+fn export_status(module: &Module, name: &str) -> Result<Vec<String>> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, StringAttribute},
+        operation::{OperationLike, WalkOrder, WalkResult},
+    };
+    let mut renamed = false;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let symbol = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string());
+        if symbol.as_deref() == Some(glow_passes::lower_checks::TAKE_STATUS) {
+            let context = module.context();
+            // SAFETY: the module's context outlives this use.
+            let exported =
+                StringAttribute::new(unsafe { context.to_ref() }, &format!("{name}_status"));
+            // SAFETY: renaming a symbol nothing in the module refers to.
+            unsafe {
+                let key = melior::StringRef::new("sym_name");
+                mlir_sys::mlirOperationSetAttributeByName(
+                    op.to_raw(),
+                    key.to_raw(),
+                    exported.to_raw(),
+                );
+            }
+            renamed = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    if !renamed {
+        bail!("internal error: the compiled module has no error status (glow-lower-checks did not run)");
+    }
+    Ok(module
+        .as_operation()
+        .attribute(glow_passes::lower_checks::RUNTIME_ERRORS)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|array| {
+            (0..array.len())
+                .filter_map(|i| array.element(i).ok())
+                .filter_map(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 /// Profiling ops record into glow-run's recorder; a bundle has none.
@@ -318,6 +389,7 @@ fn run(arguments: Arguments) -> Result<()> {
             inputs: &[],
             frozen_inputs: &arguments.frozen_inputs,
             function: &arguments.function,
+            max_tensor_bytes: arguments.max_tensor_bytes,
         },
     )?;
     let name = c_identifier(&match &arguments.name {
@@ -353,6 +425,7 @@ fn run(arguments: Arguments) -> Result<()> {
             ),
             (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
         },
+        runner_allocator: false,
     };
     let prefix = match arguments.quantization.quantization()? {
         Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
@@ -382,6 +455,7 @@ fn run(arguments: Arguments) -> Result<()> {
         &mut module,
         &format!("builtin.module({})", pipeline.bundle_back()),
     )?;
+    let errors = export_status(&module, &name)?;
 
     // Everything is compiled; only now write the files (the object first, to a
     // temporary name, so a failure leaves no partial bundle).
@@ -407,7 +481,7 @@ fn run(arguments: Arguments) -> Result<()> {
         )?;
         std::fs::write(
             arguments.output_dir.join(format!("{name}.h")),
-            header(&name, &arguments.model, sizes, &ports),
+            header(&name, &arguments.model, sizes, &ports, &errors),
         )?;
         std::fs::rename(&partial, &object)?;
         Ok(())

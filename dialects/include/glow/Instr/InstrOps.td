@@ -103,4 +103,24 @@ def Glow_CopyOp : Glow_Instr_Op<"copy", [AllTypesMatch<["dest", "source"]>]> {
   let assemblyFormat = "`out` $dest `,` `in` $source attr-dict `:` type($dest)";
 }
 
+def Glow_CheckOp : Glow_Instr_Op<"check", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "a runtime check: when `ok` is false, the call reports `message`";
+  let description = [{
+    The compiled code goes on (the code around a check keeps every access in
+    bounds whatever the data), and the caller learns of the first failed check when
+    the call returns: `glow-lower-checks` numbers the checks, records their messages on
+    the module (`glow.runtime_errors`) and turns each into a store of its number into
+    the module's status word, which `glow_take_status()` reads and clears (glow-run
+    reports the message; a bundle's `NAME_status()` returns the number). Unlike
+    `cf.assert`, a failed check never aborts the process.
+
+    ```mlir
+    glow.instr.check %in_range message "node 'embed' (Gather): an index is outside [-1000, 1000)"
+    ```
+  }];
+  let arguments = (ins I1:$ok, StrAttr:$message);
+  let assemblyFormat = "$ok `message` $message attr-dict";
+}
+
 #endif // GLOW_INSTR_OPS
