@@ -31,6 +31,13 @@ fuzz_target!(|data: &[u8]| {
             max_weight_bytes: 1 << 20,
             ..Default::default()
         };
-        let _ = import_model(&context, path, &options);
+        let outcome = import_model(&context, path, &options);
+        // A panic caught on the way to an error is a bug too.
+        assert_eq!(
+            glow_dialects::panics::caught(),
+            0,
+            "a panic was caught while importing: {:?}",
+            outcome.err().map(|e| e.to_string())
+        );
     }
 });

@@ -98,6 +98,15 @@ unsafe extern "C" {
         pipeline: *const c_char,
     );
 
+    /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
+    pub fn glowNestingWithin(
+        text: *const c_char,
+        length: usize,
+        limit: usize,
+        line: *mut usize,
+        column: *mut usize,
+    ) -> bool;
+
     pub fn glowMlirOptMain(
         argc: c_int,
         argv: *mut *mut c_char,

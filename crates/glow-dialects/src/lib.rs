@@ -8,7 +8,9 @@
 pub mod bytecode;
 pub mod elements;
 pub mod ffi;
+pub mod nesting;
 pub mod ods;
+pub mod panics;
 pub mod port_names;
 pub mod quant_types;
 pub mod registration;

@@ -260,6 +260,7 @@ fn run(arguments: Arguments) -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    glow_dialects::panics::install_hook("glow-import");
     let arguments = Arguments::parse();
     match run(arguments) {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,6 +12,14 @@ use melior::{
 use std::ffi::{c_char, CString};
 
 fn main() {
+    glow_dialects::panics::install_hook("glow-opt");
+    // MLIR recurses once per nesting level of its input: parse and run on a stack that
+    // holds the deepest nesting the driver accepts (it refuses deeper text).
+    let code = glow_dialects::nesting::on_large_stack(run);
+    std::process::exit(code);
+}
+
+fn run() -> i32 {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
     register_glow_dialects(&registry);
@@ -31,7 +39,5 @@ fn main() {
         .collect();
     // SAFETY: argv holds `arguments.len()` valid NUL-terminated strings plus a null
     // terminator, alive for the call; the registry outlives the call.
-    let code =
-        unsafe { glowMlirOptMain(arguments.len() as i32, argv.as_mut_ptr(), registry.to_raw()) };
-    std::process::exit(code);
+    unsafe { glowMlirOptMain(arguments.len() as i32, argv.as_mut_ptr(), registry.to_raw()) }
 }

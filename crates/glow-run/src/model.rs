@@ -120,9 +120,12 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
             bail!("--input-shape applies to ONNX models; a .mlir function has static types");
         }
         // A clear error for a missing or unreadable file (MLIR's parser reports it
-        // without the path).
-        std::fs::File::open(source.path)
+        // without the path), and for text nested deeper than MLIR's recursive parser
+        // can take.
+        let text = std::fs::read(source.path)
             .with_context(|| format!("cannot read '{}'", source.path.display()))?;
+        glow_dialects::nesting::check(&text, &source.path.display().to_string())
+            .map_err(anyhow::Error::msg)?;
         // Parsed from the file, so locations and diagnostics name it.
         let name = source.path.display().to_string();
         // SAFETY: the name outlives the call; the result is null or a new module.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "glow-c/OptMain.h"
+#include "glow-c/NestingDepth.h"
 #include "glow/PortableBytecode.h"
 #include "glow/RoundTrip.h"
 
@@ -32,6 +33,19 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// Whether `input` nests at most GLOW_MAX_NESTING_DEPTH deep; reports where it does
+/// not, as a located error.
+static bool nestingWithin(const llvm::MemoryBuffer &input, llvm::StringRef inputFilename) {
+  size_t line = 0, column = 0;
+  if (glowNestingWithin(input.getBufferStart(), input.getBufferSize(),
+                        GLOW_MAX_NESTING_DEPTH, &line, &column))
+    return true;
+  llvm::errs() << (inputFilename == "-" ? "<stdin>" : inputFilename) << ":" << line << ":"
+               << column << ": error: nesting deeper than " << GLOW_MAX_NESTING_DEPTH
+               << " levels (brackets, braces, parentheses, angle brackets)\n";
+  return false;
+}
+
 /// Runs the configured pipeline, then writes its result as portable bytecode.
 static int emitPortableBytecode(MlirOptMainConfig config, llvm::StringRef inputFilename,
                                 llvm::StringRef outputFilename, DialectRegistry &registry) {
@@ -44,6 +58,8 @@ static int emitPortableBytecode(MlirOptMainConfig config, llvm::StringRef inputF
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &errorMessage);
   if (!input)
     return fail(errorMessage);
+  if (!nestingWithin(*input, inputFilename))
+    return 1;
   std::string text;
   llvm::raw_string_ostream textStream(text);
   config.emitBytecode(false);
@@ -72,6 +88,8 @@ static int runWithConfig(const MlirOptMainConfig &config, llvm::StringRef inputF
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &errorMessage);
   if (!input)
     return fail(errorMessage);
+  if (!nestingWithin(*input, inputFilename))
+    return 1;
   std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &errorMessage);
   if (!output)
     return fail(errorMessage);
@@ -100,5 +118,8 @@ int glowMlirOptMain(int argc, char **argv, MlirDialectRegistry registry) {
   }
   if (config.shouldEmitBytecode())
     return emitPortableBytecode(config, inputFilename, outputFilename, dialects);
-  return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, dialects));
+  // Listing dialects or passes reads no input.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, dialects));
+  return runWithConfig(config, inputFilename, outputFilename, dialects);
 }

@@ -14,7 +14,6 @@ use melior::{
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 use std::{
     ffi::{c_void, CString},
-    panic::{catch_unwind, AssertUnwindSafe},
     ptr,
 };
 
@@ -127,8 +126,12 @@ unsafe extern "C" fn validate_trampoline(
     let definition = unsafe { &*(user_data as *const PassDefinition) };
     // SAFETY: the shim passes `num_values` valid entries.
     let options = unsafe { PassOptions::from_raw(values, num_values) };
-    let outcome = catch_unwind(AssertUnwindSafe(|| (definition.validate)(&options)))
-        .unwrap_or_else(|_| Err("internal error while checking the options".into()));
+    let outcome =
+        glow_dialects::panics::catch(|| (definition.validate)(&options)).unwrap_or_else(|reason| {
+            Err(format!(
+                "internal error while checking the options: {reason}"
+            ))
+        });
     match outcome {
         Ok(()) => logical_result(true),
         Err(message) => {
@@ -158,14 +161,9 @@ unsafe extern "C" fn run_trampoline(
     // SAFETY: the pass manager hands a valid operation, alive during the run.
     let operation = unsafe { OperationRef::from_raw(op) };
     // A panic must not unwind into C++: report it on the IR and fail the pass.
-    match catch_unwind(AssertUnwindSafe(|| (definition.run)(operation, &options))) {
+    match glow_dialects::panics::catch(|| (definition.run)(operation, &options)) {
         Ok(result) => logical_result(result.is_ok()),
-        Err(panic) => {
-            let reason = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
+        Err(reason) => {
             emit_error(
                 operation.location(),
                 &format!("internal error in pass '{}': {reason}", definition.argument),

@@ -48,16 +48,9 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
                 let base = rewriter.as_rewriter_base();
                 // A panic must not unwind through MLIR's C++ driver: report it on the
                 // op and decline the match.
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    rewrite(context, matched, &base)
-                })) {
+                match glow_dialects::panics::catch(|| rewrite(context, matched, &base)) {
                     Ok(rewritten) => rewritten,
-                    Err(panic) => {
-                        let reason = panic
-                            .downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| panic.downcast_ref::<&str>().copied())
-                            .unwrap_or("unknown panic");
+                    Err(reason) => {
                         super::emit_error(
                             matched.location(),
                             &format!("internal error in rewrite rule for '{root}': {reason}"),

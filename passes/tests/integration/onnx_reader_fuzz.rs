@@ -136,10 +136,19 @@ proptest! {
             input_shapes: shapes.iter().map(|(n, s)| (n.to_string(), s.to_vec())).collect(),
             ..Default::default()
         };
-        // Ok or a one-line error; a panic fails the property.
-        if let Err(error) = import_model(&context, &path, &options) {
+        // Ok or a one-line error; a panic fails the property, caught or not (a
+        // caught one is a builder that was handed what it cannot build).
+        let panics = glow_dialects::panics::caught_on_this_thread();
+        let outcome = import_model(&context, &path, &options);
+        if let Err(error) = &outcome {
             prop_assert!(!error.to_string().contains('\n'), "multi-line error: {error}");
         }
+        prop_assert_eq!(
+            glow_dialects::panics::caught_on_this_thread(),
+            panics,
+            "a panic was caught while importing: {:?}",
+            outcome.err().map(|e| e.to_string())
+        );
         let _ = std::fs::remove_file(&path);
     }
 }

@@ -504,7 +504,11 @@ fn run(arguments: Arguments) -> Result<()> {
 }
 
 fn main() -> ExitCode {
-    match run(Arguments::parse()) {
+    glow_dialects::panics::install_hook("glow-compile");
+    let arguments = Arguments::parse();
+    // MLIR recurses once per nesting level of a .mlir input: work on a stack that holds
+    // the deepest nesting accepted (deeper text is refused).
+    match glow_dialects::nesting::on_large_stack(move || run(arguments)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("glow-compile: error: {error:#}");
