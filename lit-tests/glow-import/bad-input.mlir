@@ -76,6 +76,18 @@
 // RUN: not glow-import %t/shift.onnx 2>&1 | FileCheck %s --check-prefix=SHIFT
 // SHIFT: glow-import: error: node 'shift' (BitShift): 'direction' must be LEFT or RIGHT, got 'UP'
 
+// Attributes outside what ONNX defines: a perm that repeats a dimension, split sizes
+// that sum right but hold a negative, a 0/1 flag set to 2.
+// RUN: %python %S/Inputs/models.py transpose-perm %t/perm.onnx
+// RUN: not glow-import %t/perm.onnx 2>&1 | FileCheck %s --check-prefix=PERM
+// PERM: glow-import: error: node 't' (Transpose): perm [0, 0, 1] is not a permutation of the 3 dimensions of [2, 3, 4]
+// RUN: %python %S/Inputs/models.py split-sizes %t/split.onnx
+// RUN: not glow-import %t/split.onnx 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: glow-import: error: node 'sp' (Split): split sizes [6, -2] do not cover dimension 0 (4) in 2 outputs
+// RUN: %python %S/Inputs/models.py flag-attribute %t/flag.onnx
+// RUN: not glow-import %t/flag.onnx 2>&1 | FileCheck %s --check-prefix=FLAG
+// FLAG: glow-import: error: node 'mean' (ReduceMean): attribute 'keepdims' is 2; it must be 0 or 1
+
 // raw_data shorter than the dims need.
 // RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
 // RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW

@@ -378,6 +378,16 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
             .map_or(default, |a| a.i())
     }
 
+    /// A 0 / 1 INT attribute as a flag, or `default`; another value is an error (ONNX
+    /// defines only 0 and 1 for these, and runtimes read the others differently).
+    pub fn attr_flag(&self, name: &str, default: bool) -> Result<bool, String> {
+        match self.attr_i(name, i64::from(default)) {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(format!("attribute '{name}' is {other}; it must be 0 or 1")),
+        }
+    }
+
     /// A FLOAT attribute, or `default`.
     pub fn attr_f(&self, name: &str, default: f32) -> f32 {
         self.attribute(name)

@@ -21,13 +21,7 @@ use melior::{
     },
     Context,
 };
-use std::{
-    cell::RefCell,
-    collections::HashMap,
-    panic::{catch_unwind, AssertUnwindSafe},
-    path::Path,
-    rc::Rc,
-};
+use std::{cell::RefCell, collections::HashMap, path::Path, rc::Rc};
 
 /// What the importer is told besides the model.
 #[derive(Clone, Debug)]
@@ -405,7 +399,7 @@ pub fn import_model_with_progress<'c>(
             let convert = converter(node).expect("unsupported ops were rejected above");
             let node_location = Location::name(context, &label, location);
             diagnostics.borrow_mut().clear();
-            let converted = catch_unwind(AssertUnwindSafe(|| {
+            let converted = glow_dialects::panics::catch(|| {
                 let mut cx = NodeContext {
                     context,
                     block,
@@ -416,14 +410,14 @@ pub fn import_model_with_progress<'c>(
                     resources: &mut resources,
                 };
                 convert(&mut cx)
-            }));
+            });
             let slots = match converted {
                 Ok(Ok(slots)) => slots,
                 Ok(Err(reason)) => return Err(fail(reason)),
-                Err(_) => {
+                Err(panic) => {
                     let reason = diagnostics.borrow().join("; ");
                     return Err(fail(if reason.is_empty() {
-                        "internal error while building the node".into()
+                        format!("internal error while building the node: {panic}")
                     } else {
                         reason
                     }));

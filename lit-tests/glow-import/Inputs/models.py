@@ -336,6 +336,17 @@ def main():
     elif kind == "bitshift-direction":
         m = model([helper.make_node("BitShift", ["u", "u"], ["y"], name="shift", direction="UP")],
                   [value("u", TensorProto.UINT8, [3])], [value("y", TensorProto.UINT8, None)])
+    elif kind == "transpose-perm":
+        m = model([helper.make_node("Transpose", ["x"], ["y"], name="t", perm=[0, 0, 1])],
+                  [value("x", TensorProto.FLOAT, [2, 3, 4])], [value("y", TensorProto.FLOAT, None)])
+    elif kind == "split-sizes":
+        m = model([helper.make_node("Split", ["x", "s"], ["a", "b"], name="sp", axis=0)],
+                  [value("x", TensorProto.FLOAT, [4])],
+                  [value("a", TensorProto.FLOAT, None), value("b", TensorProto.FLOAT, None)],
+                  [ints("s", [6, -2])])
+    elif kind == "flag-attribute":
+        m = model([helper.make_node("ReduceMean", ["x"], ["y"], name="mean", keepdims=2)],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)

@@ -502,7 +502,7 @@ fn truncated_remainder(a: i64, b: i64) -> i64 {
 /// Mod: fmod = 1 is C's fmod (truncated); fmod = 0 is Python's % (the sign of the
 /// divisor; numpy.mod on floats).
 pub fn r#mod<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    if cx.attr_i("fmod", 0) != 0 {
+    if cx.attr_flag("fmod", false)? {
         return binary(
             cx,
             |c, _, l, r, loc| {

@@ -78,7 +78,7 @@ pub fn top_k<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         .axis(cx.i64_attr(axis as i64));
     // `smallest` does not change the result types, so it may be set after building.
     let mut op = builder.build();
-    if cx.attr_i("largest", 1) == 0 {
+    if !cx.attr_flag("largest", true)? {
         op.set_smallest(melior::ir::Attribute::unit(cx.context));
     }
     let op = cx.block.append_operation(op.into());
@@ -100,7 +100,7 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     if cx.opset() < 11 {
         return Err("Resize before opset 11 (scales as input #1) is not supported".into());
     }
-    if cx.attr_i("antialias", 0) != 0 {
+    if cx.attr_flag("antialias", false)? {
         return Err("antialias is not supported".into());
     }
     let rank = x.shape.len();
@@ -192,7 +192,7 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         "extrapolation_value",
         cx.f64_attr(cx.attr_f("extrapolation_value", 0.0) as f64),
     );
-    if cx.attr_i("exclude_outside", 0) != 0 {
+    if cx.attr_flag("exclude_outside", false)? {
         op.set_attribute("exclude_outside", melior::ir::Attribute::unit(cx.context));
     }
     if coordinates == "tf_crop_and_resize" {

@@ -234,8 +234,8 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
             x.shape.len()
         ));
     }
-    let ceil_mode = cx.attr_i("ceil_mode", 0) != 0;
-    let mut count_pads = !max && cx.attr_i("count_include_pad", 0) != 0;
+    let ceil_mode = cx.attr_flag("ceil_mode", false)?;
+    let mut count_pads = !max && cx.attr_flag("count_include_pad", false)?;
     let spatial = x.shape[2..].to_vec();
     let (strides, mut pads, dilations) = window_nd(cx, &spatial, &kernel, ceil_mode)?;
     let mut x = x;
@@ -395,7 +395,8 @@ pub fn global_max_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c
 }
 
 pub fn batch_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    if cx.attr_i("training_mode", 0) != 0 || cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
+    if cx.attr_flag("training_mode", false)? || cx.node.output.iter().skip(1).any(|o| !o.is_empty())
+    {
         return Err("training mode (running statistics outputs) is not supported".into());
     }
     let x = cx.input(0)?;
@@ -470,10 +471,10 @@ pub fn gemm<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     if a.shape.len() != 2 || b.shape.len() != 2 {
         return Err(format!("A {:?} and B {:?} must be 2-D", a.shape, b.shape));
     }
-    if cx.attr_i("transA", 0) != 0 {
+    if cx.attr_flag("transA", false)? {
         a = transpose_2d(cx, &a)?;
     }
-    if cx.attr_i("transB", 0) != 0 {
+    if cx.attr_flag("transB", false)? {
         b = transpose_2d(cx, &b)?;
     }
     b = scale(cx, b, cx.attr_f("alpha", 1.0) as f64)?;

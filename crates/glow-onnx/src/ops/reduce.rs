@@ -35,7 +35,7 @@ fn reduce<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, build: Build) -> Converted<'
     } else {
         cx.attr_ints("axes").unwrap_or_default()
     };
-    if axes.is_empty() && cx.attr_i("noop_with_empty_axes", 0) != 0 {
+    if axes.is_empty() && cx.attr_flag("noop_with_empty_axes", false)? {
         return Ok(vec![x]);
     }
     let axes: Vec<usize> = if axes.is_empty() {
@@ -45,7 +45,7 @@ fn reduce<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, build: Build) -> Converted<'
             .map(|a| normalize_axis(*a, rank))
             .collect::<Result<_, _>>()?
     };
-    let keep = cx.attr_i("keepdims", 1) != 0;
+    let keep = cx.attr_flag("keepdims", true)?;
     let shape: Vec<i64> = (0..rank)
         .filter_map(|d| match (axes.contains(&d), keep) {
             (false, _) => Some(x.shape[d]),
@@ -85,12 +85,12 @@ reduction!(reduce_prod, ReduceProdOperationBuilder);
 fn arg<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     let axis = normalize_axis(cx.attr_i("axis", 0), x.shape.len())?;
-    let keep = cx.attr_i("keepdims", 1) != 0;
+    let keep = cx.attr_flag("keepdims", true)?;
     let value = cx.value(0)?;
     let attr = cx.i64_attr(axis as i64);
     // keep_dims must be set before the result type is inferred.
     let unit = Attribute::unit(cx.context);
-    let last = cx.attr_i("select_last_index", 0) != 0;
+    let last = cx.attr_flag("select_last_index", false)?;
     let op: Operation = if max {
         let builder = glow_graph::ArgMaxOperationBuilder::new(cx.context, cx.location)
             .input(value)

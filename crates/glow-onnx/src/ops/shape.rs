@@ -33,7 +33,7 @@ pub(super) fn reshaped<'c, 'a>(
 pub fn reshape<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     let requested = cx.constant_input(1, "shape")?.to_i64s();
-    let allow_zero = cx.attr_i("allowzero", 0) != 0;
+    let allow_zero = cx.attr_flag("allowzero", false)?;
     let mut shape = Vec::with_capacity(requested.len());
     let mut infer = None;
     for (i, &d) in requested.iter().enumerate() {
@@ -70,6 +70,13 @@ pub fn transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> 
         .iter()
         .map(|p| normalize_axis(*p, rank))
         .collect::<Result<_, _>>()?;
+    let mut seen = vec![false; rank];
+    if perm.len() != rank || perm.iter().any(|p| std::mem::replace(&mut seen[*p], true)) {
+        return Err(format!(
+            "perm {perm:?} is not a permutation of the {rank} dimensions of {:?}",
+            x.shape
+        ));
+    }
     let shape: Vec<i64> = perm.iter().map(|p| x.shape[*p]).collect();
     if let Some(data) = &x.constant {
         return Ok(vec![Slot::constant(folding::transpose(data, &perm))]);
@@ -539,13 +546,21 @@ pub fn split<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     } else if let Some(sizes) = cx.attr_ints("split").filter(|s| !s.is_empty()) {
         sizes
     } else {
-        let pieces = cx.attr_i("num_outputs", outputs).max(1);
+        let pieces = cx.attr_i("num_outputs", outputs);
+        if pieces != outputs || pieces < 1 {
+            return Err(format!(
+                "num_outputs {pieces} must equal the node's {outputs} outputs"
+            ));
+        }
         let size = (extent + pieces - 1) / pieces;
         (0..pieces)
             .map(|k| size.min(extent - k * size).max(0))
             .collect()
     };
-    if sizes.iter().sum::<i64>() != extent || sizes.len() as i64 != outputs {
+    let total = sizes.iter().try_fold(0i64, |sum, size| {
+        (*size >= 0).then(|| sum.checked_add(*size)).flatten()
+    });
+    if total != Some(extent) || sizes.len() as i64 != outputs {
         return Err(format!(
             "split sizes {sizes:?} do not cover dimension {axis} ({extent}) in {outputs} outputs"
         ));
@@ -589,7 +604,7 @@ pub fn trilu<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     } else {
         0
     };
-    let upper = cx.attr_i("upper", 1) != 0;
+    let upper = cx.attr_flag("upper", true)?;
     if element_count(&x.shape)? == 0 {
         return Ok(vec![x]);
     }
