@@ -3,9 +3,12 @@
 // RUN: glow-opt %s --split-input-file --glow-lower-nodes | FileCheck %s
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-lower-nodes{keep=relu,leaky_relu,prelu,clip,hard_swish,hard_sigmoid,gelu}))' | FileCheck %s --check-prefix=KEEP
 
+// ReLU is select(x < 0, 0, x) rather than Glow's max(x, 0): ONNX's reference gives -0
+// for -0 (numpy's maximum keeps its first operand on a tie), which 1 / relu(x) shows.
 // CHECK-LABEL: func.func @relu
 // CHECK: %[[Z:.*]] = glow.graph.splat 0.000000e+00 : tensor<2x3xf32>
-// CHECK: %[[Y:.*]] = glow.graph.max %arg0, %[[Z]] : tensor<2x3xf32>
+// CHECK: %[[N:.*]] = glow.graph.cmp_lt %arg0, %[[Z]] : tensor<2x3xf32>
+// CHECK: %[[Y:.*]] = glow.graph.select %[[N]], %[[Z]], %arg0 : tensor<2x3xi1>, tensor<2x3xf32>
 // CHECK: return %[[Y]]
 // KEEP-LABEL: func.func @relu
 // KEEP: glow.graph.relu

@@ -22,7 +22,7 @@ func.func @fc(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>, %b: tensor<4xf32>) -> te
 // CHECK-NOT: fully_connected
 // CHECK: glow.graph.matmul
 // CHECK: glow.graph.batched_add
-// CHECK: glow.graph.max
+// CHECK: glow.graph.select
 // CHECK: glow.graph.matmul
 // CHECK: glow.graph.batched_add
 // CHECK-NOT: fully_connected

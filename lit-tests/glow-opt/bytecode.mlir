@@ -6,7 +6,7 @@
 // RUN: glow-opt %t/out.mlirbc --mlir-print-debuginfo | FileCheck %s
 // CHECK-LABEL: func.func @relu
 // CHECK: %[[ZERO:.*]] = glow.graph.splat 0.000000e+00 : tensor<4xf32>
-// CHECK: glow.graph.max %arg0, %[[ZERO]] : tensor<4xf32> loc(#[[LOC:.*]])
+// CHECK: glow.graph.cmp_lt %arg0, %[[ZERO]] : tensor<4xf32> loc(#[[LOC:.*]])
 // CHECK: #[[LOC]] = loc("{{.*}}bytecode.mlir":{{[0-9]+}}:8)
 // RUN: not glow-opt %s --emit-bytecode --split-input-file -o %t/split.mlirbc 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not test -e %t/split.mlirbc

@@ -1,5 +1,6 @@
 //! Glow's activation lowerings (Lower.cpp), onto max/min/mul/select/erf/tanh:
-//! - relu(x)            -> max(x, splat 0)
+//! - relu(x)            -> select(x < 0, splat 0, x)  (Glow: Max(x, 0); the select keeps
+//!   ONNX's reference value on -0, -0 rather than +0, and NaN)
 //! - leaky_relu(x, a)   -> select(x < 0, x * splat a, x)   (Glow: PRelu(Splat a))
 //! - prelu(x, s)        -> select(x < 0, x * s, x)          (Glow: CmpLTE + Mul + Select)
 //! - clip(x, lo, hi)    -> min(max(x, splat lo), splat hi)
@@ -98,7 +99,8 @@ fn relu<'c>(
         return false;
     };
     let zero = b.splat(&shape, element, 0.0);
-    let y = b.binary(Binary::Max, x, zero);
+    let negative = b.less(x, zero, &shape);
+    let y = b.select(negative, zero, x);
     rewriter.replace_op_with_values(op, &[y]);
     true
 }
