@@ -90,6 +90,19 @@ func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
 
 // -----
 
+// A window wider than 2 x channels covers every channel: it is clamped to 2 x 5 (no
+// 2^62-wide padding), and the scale keeps the declared size (alpha / 2^62 = 2^-62).
+// CHECK-LABEL: func.func @lrn_huge_window
+// CHECK: arith.constant 2.16840434E-19 : f32
+// CHECK: tensor.pad {{.*}} low[0, 4, 0, 0] high[0, 5, 0, 0]
+// CHECK: tensor.empty() : tensor<10xf32>
+func.func @lrn_huge_window(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
+  %0 = glow.graph.local_response_norm %x size 4611686018427387904 alpha 1.0 beta 0.75 bias 1.0 : tensor<1x5x2x2xf32>
+  return %0 : tensor<1x5x2x2xf32>
+}
+
+// -----
+
 // scatter_elements: an scf.for over the update positions carrying the output tensor.
 // CHECK-LABEL: func.func @scatter
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg0) -> (tensor<3x3xf32>)

@@ -2,7 +2,9 @@
 //! channels (floor((size-1)/2) before, ceil((size-1)/2) after), summed over a window
 //! of `size` channels by a linalg.generic with one reduction dimension, then
 //! y = x / (bias + alpha / size * sum) ^ beta elementwise (ONNX LRN, channels on
-//! dimension 1).
+//! dimension 1). A window wider than 2 x channels covers every channel whatever its
+//! centre, so it is clamped to 2 x channels (the scale keeps the declared size): a
+//! hostile size like 2^62 neither overflows the padding nor allocates it.
 
 use super::builder::{is_float, LinalgBuilder};
 use crate::framework::attributes::f64_value;
@@ -42,32 +44,36 @@ rule!(
             return false;
         }
         let rank = shape.len();
+        let window = match shape[1] {
+            channels if channels > 0 => size.min(channels.saturating_mul(2)),
+            _ => size,
+        };
         let b = LinalgBuilder::before(context, op, rewriter);
         let squares = b.elementwise(&[x], &shape, element, |body, args| {
             body.op("arith.mulf", &[args[0], args[0]], element, &[])
         });
         let mut low = vec![0; rank];
         let mut high = vec![0; rank];
-        low[1] = (size - 1) / 2;
-        high[1] = size - 1 - low[1];
+        low[1] = (window - 1) / 2;
+        high[1] = window - 1 - low[1];
         let zero: Attribute = FloatAttribute::new(context, element, 0.0).into();
         let padded = b.pad(squares, &low, &high, zero, element);
         // sum[n, c, ..] = Σ_k padded[n, c + k, ..], k the extra loop dimension.
         let dims: Vec<String> = (0..=rank).map(|d| format!("d{d}")).collect();
         let outer = dims[..rank].join(", ");
-        let mut window = dims[..rank].to_vec();
-        window[1] = format!("d1 + d{rank}");
+        let mut shifted = dims[..rank].to_vec();
+        shifted[1] = format!("d1 + d{rank}");
         let maps = [
             format!(
                 "affine_map<({}) -> ({})>",
                 dims.join(", "),
-                window.join(", ")
+                shifted.join(", ")
             ),
             format!("affine_map<({}) -> (d{rank})>", dims.join(", ")),
             format!("affine_map<({}) -> ({outer})>", dims.join(", ")),
         ];
         // A window-sized input fixes the extent of the reduction dimension.
-        let window_shape = b.empty(b.tensor(&[size], element));
+        let window_shape = b.empty(b.tensor(&[window], element));
         let sums = b.zeros(result.r#type(), zero);
         let mut iterators = vec!["parallel"; rank];
         iterators.push("reduction");
