@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: bootstrap (idempotent), build, formatting and lints, the Rust
 # integration tests (cargo test), the ONNX node suite and model checks (float and
-# int8), the fuzzers (scripts/fuzz.sh), then the lit suite over lit-tests/ with
+# int8), differential fuzzing against onnxruntime, the fuzzers (scripts/fuzz.sh), then the lit suite over lit-tests/ with
 # Debian's LLVM 22 lit/FileCheck. Any failure fails the run; lit's summary is the last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +23,8 @@ echo "== ONNX node test suite through glow-import"
 .venv/bin/python python/import_node_tests.py
 echo "== ONNX node test suite executed with glow-run"
 .venv/bin/python python/conformance.py
+echo "== differential fuzzing: random and mutated small graphs, glow-run vs onnxruntime"
+.venv/bin/python python/differential_fuzz.py --cases 200 --seed 1 --bin target/debug
 echo "== MobileNetV2 through Glow vs onnxruntime"
 .venv/bin/python python/build_models.py mobilenetv2
 .venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
