@@ -16,6 +16,13 @@ config.environment["PATH"] = os.pathsep.join([glow_bin, llvm_bin, config.environ
 config.substitutions.append(("%glow_bin", glow_bin))
 # The project's venv Python (onnx, numpy) builds the models the importer tests use.
 config.substitutions.append(("%python", os.path.join(root, ".venv", "bin", "python")))
+# IREE's compiler and runtime tools and torch-mlir-opt (pip, python/requirements.txt)
+# for the export tests; without them those tests are UNSUPPORTED, listed by name.
+venv_bin = os.path.join(root, ".venv", "bin")
+config.environment["PATH"] = os.pathsep.join([config.environment["PATH"], venv_bin])
+for tool in ("iree-compile", "iree-run-module", "torch-mlir-opt"):
+    if os.path.exists(os.path.join(venv_bin, tool)):
+        config.available_features.add(tool)
 # MLIR's runtime libraries for mlir-runner execution tests (printMemrefF32 ...).
 llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
 config.substitutions.append(("%runner_libs", ",".join(

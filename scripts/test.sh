@@ -29,6 +29,12 @@ echo "== MobileNetV2 through Glow vs onnxruntime"
 .venv/bin/python python/build_models.py mobilenetv2
 .venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
   --input-shape input=1x3x224x224 --bin target/debug
+echo "== export for IREE and torch-mlir: glow-import --emit=linalg, iree-compile + IREE's runtime vs onnxruntime, torch-mlir's backend contract"
+.venv/bin/python python/build_models.py encoder
+.venv/bin/python python/check_iree_export.py .cache/models/mobilenetv2.onnx \
+  --input-shape input=1x3x224x224 --bin target/debug
+.venv/bin/python python/check_iree_export.py .cache/models/encoder.onnx \
+  --input-shape input_ids=1x128 --input-shape attention_mask=1x128 --bin target/debug
 echo "== int8: onnxruntime-quantized MobileNetV2 and ResNet-50 on integer kernels vs onnxruntime int8"
 .venv/bin/python python/build_models.py mobilenetv2_int8 resnet50_int8
 for model in mobilenetv2_int8 resnet50_int8; do

@@ -88,6 +88,11 @@
 // RUN: not glow-import %t/flag.onnx 2>&1 | FileCheck %s --check-prefix=FLAG
 // FLAG: glow-import: error: node 'mean' (ReduceMean): attribute 'keepdims' is 2; it must be 0 or 1
 
+// Resize geometry from hostile constants: a NaN scale.
+// RUN: %python %S/Inputs/models.py resize-nan-scale %t/resize.onnx
+// RUN: not glow-import %t/resize.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE
+// RESIZE: glow-import: error: node 'up' (Resize): scale NaN is not a positive finite number
+
 // raw_data shorter than the dims need.
 // RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
 // RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW

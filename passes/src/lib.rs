@@ -8,6 +8,7 @@
 pub mod channels_last;
 pub mod copies_to_linalg;
 pub mod cpu_schedule;
+pub mod export_linalg;
 pub mod framework;
 pub mod graph_optimize;
 pub mod lower_checks;
@@ -35,6 +36,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &lower_checks::LOWER_CHECKS,
+    &export_linalg::EXPORT_FINALIZE,
     &cpu_schedule::TILE_AND_VECTORIZE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,
     &cpu_schedule::pads_in_place::PADS_IN_PLACE,
@@ -53,20 +55,32 @@ pub fn register_glow_passes() {
         // SAFETY: registers a C++ pass in MLIR's global registry, once.
         unsafe { glow_dialects::ffi::glowRegisterMathApproximationPass() };
         // SAFETY: as above.
+        unsafe { glow_dialects::ffi::glowRegisterGeneralizeElementwisePass() };
+        // SAFETY: as above.
         unsafe { glow_dialects::ffi::glowRegisterVerifyRoundTripPass() };
         let c = |text: &str| std::ffi::CString::new(text).expect("no NUL bytes");
-        let (name, description, pipeline) = (
-            c("glow-cpu-pipeline"),
-            c("glow.graph to the LLVM dialect for the CPU: optimize, lower nodes, linalg, bufferize, loops, LLVM"),
-            c(&pipelines::CpuPipeline::default().jit()),
-        );
-        // SAFETY: the strings are valid for the call and copied by the registry.
-        unsafe {
-            glow_dialects::ffi::glowRegisterPassPipeline(
-                name.as_ptr(),
-                description.as_ptr(),
-                pipeline.as_ptr(),
-            )
-        };
+        let pipelines = [
+            (
+                "glow-cpu-pipeline",
+                "glow.graph to the LLVM dialect for the CPU: optimize, lower nodes, linalg, bufferize, loops, LLVM",
+                pipelines::CpuPipeline::default().jit(),
+            ),
+            (
+                "glow-export-linalg",
+                "glow.graph to upstream-only linalg on tensors for IREE and torch-mlir: optimize, lower nodes, channels-last, linalg, elementwise ops generalized",
+                export_linalg::export_linalg_pipeline(),
+            ),
+        ];
+        for (name, description, pipeline) in pipelines {
+            let (name, description, pipeline) = (c(name), c(description), c(&pipeline));
+            // SAFETY: the strings are valid for the call and copied by the registry.
+            unsafe {
+                glow_dialects::ffi::glowRegisterPassPipeline(
+                    name.as_ptr(),
+                    description.as_ptr(),
+                    pipeline.as_ptr(),
+                )
+            };
+        }
     });
 }

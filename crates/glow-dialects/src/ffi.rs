@@ -72,6 +72,8 @@ unsafe extern "C" {
     /// Registers the C++ pass `glow-math-approximation` (MLIR's polynomial
     /// approximations of erf / exp / tanh).
     pub fn glowRegisterMathApproximationPass();
+    /// Registers `glow-generalize-elementwise` (dialects/lib/Transforms/GeneralizeElementwise.cpp).
+    pub fn glowRegisterGeneralizeElementwisePass();
 
     /// Registers the C++ pass `glow-verify-roundtrip`.
     pub fn glowRegisterVerifyRoundTripPass();

@@ -22,6 +22,15 @@ use std::{
     process::ExitCode,
 };
 
+/// The form `glow-import` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The glow.graph module.
+    Glow,
+    /// Upstream-only linalg on tensors (`glow-export-linalg`).
+    Linalg,
+}
+
 #[derive(Parser)]
 #[command(
     name = "glow-import",
@@ -43,6 +52,11 @@ struct Arguments {
     /// shapes that depend on it become static.
     #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
     frozen_inputs: Vec<String>,
+    /// What to write: `glow` (the glow.graph module) or `linalg` (upstream-only linalg
+    /// on tensors after Glow's graph optimizations, the `glow-export-linalg` pipeline,
+    /// for IREE's iree-compile and torch-mlir).
+    #[arg(long, value_enum, default_value_t = Emit::Glow)]
+    emit: Emit,
     /// Write MLIR bytecode instead of text.
     #[arg(long)]
     emit_bytecode: bool,
@@ -213,7 +227,19 @@ fn run(arguments: Arguments) -> Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let module = module?;
+    let mut module = module?;
+    if arguments.emit == Emit::Linalg {
+        melior::utility::register_all_passes();
+        glow_passes::register_glow_passes();
+        glow_passes::run_pipeline(
+            &mut module,
+            &format!(
+                "builtin.module({})",
+                glow_passes::export_linalg::export_linalg_pipeline()
+            ),
+        )
+        .map_err(|error| anyhow::anyhow!("--emit=linalg: {error}"))?;
+    }
     if arguments.verify_roundtrip {
         glow_dialects::bytecode::verify_round_trip(&module)
             .map_err(|reason| anyhow::anyhow!("round trip failed: {reason}"))?;

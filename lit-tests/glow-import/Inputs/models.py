@@ -347,6 +347,11 @@ def main():
     elif kind == "flag-attribute":
         m = model([helper.make_node("ReduceMean", ["x"], ["y"], name="mean", keepdims=2)],
                   [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)])
+    elif kind == "resize-nan-scale":
+        scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1.0, 1.0, float("nan"), 2.0])
+        m = model([helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up")],
+                  [value("x", TensorProto.FLOAT, [1, 1, 2, 2])], [value("y", TensorProto.FLOAT, None)],
+                  [scales])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)
