@@ -75,12 +75,13 @@ impl<'c, 'k> Scalar<'_, 'c, 'k> {
         let i1: Type = IntegerType::new(self.body.context, 1).into();
         self.body.value("arith.ori", &[below, above], i1, &[])
     }
-    /// An f64 holding an integer, as an index clamped to [0, extent - 1].
+    /// An f64 holding an integer, as an index clamped to [0, extent - 1]; a NaN
+    /// coordinate (maxnumf ignores it) becomes 0, so no value gives an index outside.
     fn clamped_index(&self, x: Value<'c, 'k>, extent: i64) -> Value<'c, 'k> {
         let low = self.constant(0.0);
         let high = self.constant((extent - 1) as f64);
-        let x = self.binary("arith.maximumf", x, low);
-        let x = self.binary("arith.minimumf", x, high);
+        let x = self.binary("arith.maxnumf", x, low);
+        let x = self.binary("arith.minnumf", x, high);
         let i64_type: Type = IntegerType::new(self.body.context, 64).into();
         let as_int = self.body.value("arith.fptosi", &[x], i64_type, &[]);
         self.body.value(

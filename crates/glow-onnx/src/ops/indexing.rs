@@ -119,6 +119,9 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         if sizes.len() != axes.len() {
             return Err(format!("{} sizes for {} axes", sizes.len(), axes.len()));
         }
+        if let Some(bad) = sizes.iter().find(|n| **n < 1) {
+            return Err(format!("size {bad} is not positive"));
+        }
         let ratios: Vec<f64> = axes
             .iter()
             .zip(&sizes)
@@ -159,6 +162,9 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
                 axes.len()
             ));
         }
+        if let Some(bad) = given_scales.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+            return Err(format!("scale {bad} is not a positive finite number"));
+        }
         let mut shape = x.shape.clone();
         let mut scales = vec![1.0; rank];
         for (k, a) in axes.iter().enumerate() {
@@ -197,6 +203,9 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     }
     if coordinates == "tf_crop_and_resize" {
         let given_roi = cx.constant_input(1, "roi")?.to_f64s();
+        if let Some(bad) = given_roi.iter().find(|r| !r.is_finite()) {
+            return Err(format!("roi entry {bad} is not finite"));
+        }
         if given_roi.len() != 2 * axes.len() {
             return Err(format!(
                 "{} roi entries for {} axes",
