@@ -3,7 +3,10 @@
 // RUN: glow-opt %s --glow-math-approximation | FileCheck %s
 
 // CHECK-LABEL: func.func @approximate
+// CHECK-SAME: (%[[X:.*]]: f32,
 // CHECK-NOT: math.erf
+// erf keeps the sign of its argument (erf(-0) = -0):
+// CHECK: %[[ERF:.*]] = math.copysign %{{.*}}, %[[X]] : f32
 // CHECK-NOT: math.tanh
 // CHECK: math.fma {{.*}} : vector<8xf32>
 // CHECK: math.exp {{.*}} : f64
