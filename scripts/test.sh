@@ -17,6 +17,8 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
+echo "== dialect reference generated from ODS is current"
+bash scripts/dialect_docs.sh --check
 echo "== cargo test"
 cargo test --workspace 2>&1 | tee "$logs/cargo.txt"
 echo "== ONNX node test suite through glow-import"
