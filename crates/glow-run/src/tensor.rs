@@ -138,6 +138,20 @@ macro_rules! dtypes {
                 }
             }
 
+            /// The MLIR name of the element type (`f32`, `ui8`, `i1`, ...).
+            pub fn mlir_name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $mlir,)*
+                }
+            }
+
+            /// The .npy dtype descriptor (`<f4`, `|u1`; bf16 is the raw `|V2`).
+            pub fn npy_descr(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $npy,)*
+                }
+            }
+
             /// From an .npy dtype descriptor (little-endian or byte-sized).
             fn from_npy(descr: &str) -> Option<Self> {
                 match descr {

@@ -49,7 +49,7 @@ use std::{
 struct Arguments {
     /// An .onnx model or a .mlir module with a glow.graph function.
     model: PathBuf,
-    /// Folder for NAME.o, NAME.weights and NAME.h (created if missing).
+    /// Folder for NAME.o, NAME.weights, NAME.h and NAME.json (created if missing).
     #[arg(short = 'o', long = "output-dir")]
     output_dir: PathBuf,
     /// The bundle's name: the C entry point and the file names. Default: the model's
@@ -304,6 +304,51 @@ fn header(
     text
 }
 
+/// The bundle's manifest (`NAME.json`): what the header says, for programs that load
+/// bundles without a C compiler's help (the `glow` Python package).
+fn manifest(
+    name: &str,
+    sizes: [u64; 3],
+    ports: &[(&str, &Port, u64)],
+    errors: &[String],
+) -> String {
+    let describe = |kind: &str| -> Vec<serde_json::Value> {
+        ports
+            .iter()
+            .filter(|(k, _, _)| *k == kind)
+            .map(|(_, port, offset)| {
+                serde_json::json!({
+                    "name": port.name,
+                    "element_type": port.dtype.mlir_name(),
+                    "npy_descr": port.dtype.npy_descr(),
+                    "element_size": port.dtype.size(),
+                    "shape": port.shape,
+                    "offset": offset,
+                })
+            })
+            .collect()
+    };
+    let value = serde_json::json!({
+        "format": "glow-bundle",
+        "version": 1,
+        "name": name,
+        "entry": name,
+        "status": format!("{name}_status"),
+        "object": format!("{name}.o"),
+        "weights": format!("{name}.weights"),
+        "alignment": 64,
+        "constant_weights_size": sizes[0],
+        "mutable_weights_size": sizes[1],
+        "activations_size": sizes[2],
+        "inputs": describe("input"),
+        "outputs": describe("output"),
+        "errors": errors,
+    });
+    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value serializes");
+    text.push('\n');
+    text
+}
+
 /// Renames the module's `glow_take_status` to `NAME_status` (the bundle's symbol) and
 /// returns the runtime checks' messages (glow-lower-checks).
 fn export_status(module: &Module, name: &str) -> Result<Vec<String>> {
@@ -400,6 +445,28 @@ fn run(arguments: Arguments) -> Result<()> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "bundle".into()),
     });
+    let pipeline = glow_passes::CpuPipeline {
+        int8_kernels: match (&arguments.target_cpu, arguments.quantization.int8_kernels.as_str()) {
+            (Some(cpu), "host") => bail!(
+                "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (amx, avx512-vnni, generic or reference)"
+            ),
+            (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
+        },
+        runner_allocator: false,
+    };
+    let prefix = match arguments.quantization.quantization()? {
+        Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
+        None => String::new(),
+    };
+    refuse_profiling(&module)?;
+    // Quantization first: the profile names values by the ONNX names the function's
+    // argument attributes carry, which the bundle drops below.
+    if !prefix.is_empty() {
+        glow_passes::run_pipeline(
+            &mut module,
+            &format!("builtin.module({})", prefix.trim_end_matches(',')),
+        )?;
+    }
     let (inputs, outputs) = {
         let function = find_function(&module, &arguments.function)?;
         let ports = signature_ports(function, &input_names, &output_names)?;
@@ -418,23 +485,9 @@ fn run(arguments: Arguments) -> Result<()> {
         ports
     };
 
-    let pipeline = glow_passes::CpuPipeline {
-        int8_kernels: match (&arguments.target_cpu, arguments.quantization.int8_kernels.as_str()) {
-            (Some(cpu), "host") => bail!(
-                "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (amx, avx512-vnni, generic or reference)"
-            ),
-            (target, _) => arguments.quantization.int8_kernels(target.is_none())?,
-        },
-        runner_allocator: false,
-    };
-    let prefix = match arguments.quantization.quantization()? {
-        Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
-        None => String::new(),
-    };
-    refuse_profiling(&module)?;
     glow_passes::run_pipeline(
         &mut module,
-        &format!("builtin.module({prefix}{})", pipeline.bundle_front(&name)),
+        &format!("builtin.module({})", pipeline.bundle_front(&name)),
     )?;
     let (sizes, offsets) = {
         let function = find_function(&module, &name)?;
@@ -483,12 +536,16 @@ fn run(arguments: Arguments) -> Result<()> {
             arguments.output_dir.join(format!("{name}.h")),
             header(&name, &arguments.model, sizes, &ports, &errors),
         )?;
+        std::fs::write(
+            arguments.output_dir.join(format!("{name}.json")),
+            manifest(&name, sizes, &ports, &errors),
+        )?;
         std::fs::rename(&partial, &object)?;
         Ok(())
     })();
     if let Err(error) = written {
         let _ = std::fs::remove_file(&partial);
-        for extension in ["weights", "h"] {
+        for extension in ["weights", "h", "json"] {
             let _ = std::fs::remove_file(arguments.output_dir.join(format!("{name}.{extension}")));
         }
         return Err(error.context("writing the bundle"));
