@@ -49,6 +49,9 @@ echo "== ResNet-50 bundle: glow-compile, a C program linked against it, vs glow-
 .venv/bin/python python/build_models.py resnet50
 .venv/bin/python python/check_bundle.py .cache/models/resnet50.onnx \
   --input input --output logits --input-shape input=1x3x224x224
+echo "== the glow Python package (pip install -e python/, pytest)"
+.venv/bin/pip install -q --disable-pip-version-check -e python/
+GLOW_BIN_DIR="$root/target/debug" .venv/bin/python -m pytest -q -rs python/tests
 echo "== coverage-guided fuzzing (cargo fuzz, AddressSanitizer)"
 bash scripts/fuzz.sh
 echo "== lit"

@@ -1,0 +1,77 @@
+"""glow.compile: ONNX (or glow.graph .mlir) -> a loaded bundle, optionally int8 from
+calibration arrays."""
+from __future__ import annotations
+
+import atexit
+import pathlib
+import shutil
+import tempfile
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._bundle import Bundle
+from ._errors import GlowError
+from ._tools import run, tool
+
+_SCHEMAS = ("asymmetric", "symmetric", "symmetric_uint8", "symmetric_pow2")
+_CALIBRATIONS = ("minmax", "kl", "percentile")
+
+
+def _shape_flags(input_shapes: Mapping[str, Sequence[int]] | None) -> list[str]:
+    flags = []
+    for name, dims in (input_shapes or {}).items():
+        if not all(isinstance(d, (int, np.integer)) and d >= 0 for d in dims):
+            raise ValueError(f"input_shapes['{name}']: {list(dims)} is not a list of "
+                             "non-negative integers")
+        flags += ["--input-shape", f"{name}={'x'.join(str(int(d)) for d in dims)}"]
+    return flags
+
+
+def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]] | None = None,
+            quantize: Mapping[str, Any] | None = None, threads: int = 1,
+            schema: str = "asymmetric", calibration: str = "minmax",
+            keep_float: Sequence[str] = (), name: str | None = None) -> Bundle:
+    """Compiles `model` (.onnx or .mlir) for this CPU and loads it.
+
+    input_shapes pins symbolic input dimensions ({"input": (1, 3, 224, 224)}).
+    quantize, a mapping from each input name to calibration samples (an array whose
+    first axis counts samples), profiles the model on them (glow-run --calibration)
+    and compiles it to int8 with `schema` and `calibration` (minmax, kl, percentile),
+    keeping the op kinds in keep_float in float. threads: the compiled code runs on one
+    thread today; other values are refused.
+    """
+    if threads != 1:
+        raise ValueError(f"threads={threads}: glow compiles single-threaded code today "
+                         "(threads=1)")
+    if schema not in _SCHEMAS:
+        raise ValueError(f"schema '{schema}' is not one of {', '.join(_SCHEMAS)}")
+    if calibration not in _CALIBRATIONS:
+        raise ValueError(f"calibration '{calibration}' is not one of {', '.join(_CALIBRATIONS)}")
+    model = pathlib.Path(model)
+    if not model.exists():
+        raise GlowError(f"cannot read '{model}': No such file or directory")
+    shapes = _shape_flags(input_shapes)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="glow-"))
+    atexit.register(shutil.rmtree, work, True)
+    bundle_name = name or "model"
+    command = [tool("glow-compile"), str(model), "--output-dir", str(work), "--name",
+               bundle_name, *shapes]
+    if quantize is not None:
+        samples = {}
+        for input_name, array in quantize.items():
+            array = np.asarray(array)
+            if array.ndim < 1 or array.shape[0] == 0:
+                raise ValueError(f"quantize['{input_name}']: calibration arrays need a "
+                                 "first axis of samples")
+            samples[input_name] = array
+        calibration_file, profile = work / "calibration.npz", work / "profile.yaml"
+        np.savez(calibration_file, **samples)
+        run([tool("glow-run"), str(model), *shapes, "--calibration", str(calibration_file),
+             "--dump-profile", str(profile)])
+        command += ["--load-profile", str(profile), "--quantization-schema", schema,
+                    "--quantization-calibration", calibration]
+        if keep_float:
+            command += ["--keep-float", ",".join(keep_float)]
+    run(command)
+    return Bundle(work, bundle_name)
