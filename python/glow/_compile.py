@@ -31,14 +31,16 @@ def _shape_flags(input_shapes: Mapping[str, Sequence[int]] | None) -> list[str]:
 def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]] | None = None,
             quantize: Mapping[str, Any] | None = None, threads: int = 1,
             schema: str = "asymmetric", calibration: str = "minmax",
-            keep_float: Sequence[str] = (), name: str | None = None) -> Bundle:
+            keep_float: Sequence[str] = (), name: str | None = None,
+            function: str = "main") -> Bundle:
     """Compiles `model` (.onnx or .mlir) for this CPU and loads it.
 
     input_shapes pins symbolic input dimensions ({"input": (1, 3, 224, 224)}).
     quantize, a mapping from each input name to calibration samples (an array whose
     first axis counts samples), profiles the model on them (glow-run --calibration)
     and compiles it to int8 with `schema` and `calibration` (minmax, kl, percentile),
-    keeping the op kinds in keep_float in float. threads: the compiled code runs on one
+    keeping the op kinds in keep_float in float. function: the function of a .mlir
+    module to compile. threads: the compiled code runs on one
     thread today; other values are refused.
     """
     if threads != 1:
@@ -57,6 +59,8 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     bundle_name = name or "model"
     command = [tool("glow-compile"), str(model), "--output-dir", str(work), "--name",
                bundle_name, *shapes]
+    if model.suffix == ".mlir":
+        command += ["--function", function]
     if quantize is not None:
         samples = {}
         for input_name, array in quantize.items():
