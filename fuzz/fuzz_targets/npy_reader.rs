@@ -2,7 +2,7 @@
 //! the bytes present): Ok or an error, never a crash, panic or oversized allocation.
 #![no_main]
 
-use glow_run::tensor::HostTensor;
+use glow_runtime::tensor::HostTensor;
 use libfuzzer_sys::fuzz_target;
 
 glow_fuzz::libfuzzer_main!();

@@ -16,10 +16,10 @@ use glow_passes::{
     pipelines::{profiling_prefix, Quantization},
     CpuPipeline,
 };
-use glow_run::{
+use glow_run::options::QuantizationOptions;
+use glow_runtime::{
     calibration::CalibrationSet,
     model::{file_name, ModelSource, Port},
-    options::QuantizationOptions,
     profiling, report,
     runner::{compile, context, CompileOptions, Compiled},
     tensor::HostTensor,

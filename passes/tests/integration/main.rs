@@ -10,6 +10,7 @@ mod lower_nodes;
 mod memory_plan;
 mod mlir_input_fuzz;
 mod onnx_reader_fuzz;
+mod runtime_api;
 
 use glow_dialects::register_glow_dialects;
 use melior::{

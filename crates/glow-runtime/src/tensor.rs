@@ -228,6 +228,7 @@ dtypes!(
 );
 
 /// A host tensor: shape, element type and little-endian bytes (8-byte aligned storage).
+#[derive(Clone, Debug)]
 pub struct HostTensor {
     /// Dimensions.
     pub shape: Vec<i64>,

@@ -1,0 +1,56 @@
+//! The bundle's weights image: the planned constant globals copied out of the module
+//! at the offsets `glow-plan-memory` gave them.
+
+use anyhow::{Context as _, Result};
+use melior::ir::{
+    attribute::{IntegerAttribute, TypeAttribute},
+    operation::OperationLike,
+    BlockLike, Module, OperationRef,
+};
+
+/// An index attribute the memory plan set on `op`.
+pub fn index_attribute(op: OperationRef, name: &str) -> Result<u64> {
+    let attribute = op
+        .attribute(name)
+        .with_context(|| format!("the memory plan left no '{name}'"))?;
+    Ok(IntegerAttribute::try_from(attribute)
+        .map_err(|_| anyhow::anyhow!("'{name}' is not an integer"))?
+        .value() as u64)
+}
+
+/// Copies the data of every planned constant global into the weights image (at the
+/// offset the plan gave it) and erases the global.
+pub fn extract_weights(module: &Module, size: u64) -> Result<Vec<u8>> {
+    let mut weights = vec![0u8; size as usize];
+    let mut planned = Vec::new();
+    let body = module.body();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("memref.global") {
+            continue;
+        }
+        let Ok(offset) = index_attribute(op, "glow.constant_offset") else {
+            continue;
+        };
+        let r#type = TypeAttribute::try_from(op.attribute("type")?)
+            .map_err(|_| anyhow::anyhow!("a global without a type"))?
+            .value();
+        let element = melior::ir::r#type::MemRefType::try_from(r#type)
+            .map_err(|_| anyhow::anyhow!("a global of type {type}, not a memref"))?;
+        let element = melior::ir::r#type::ShapedTypeLike::element(&element);
+        let bytes = glow_dialects::elements::memory_bytes(op.attribute("initial_value")?, element)
+            .with_context(|| format!("cannot read the data of a constant of type {type}"))?;
+        let start = offset as usize;
+        weights
+            .get_mut(start..start + bytes.len())
+            .context("a constant lies outside the planned weights")?
+            .copy_from_slice(&bytes);
+        planned.push(op.to_raw());
+    }
+    for op in planned {
+        // SAFETY: the global is no longer referenced: the plan made its uses views.
+        unsafe { mlir_sys::mlirOperationDestroy(op) };
+    }
+    Ok(weights)
+}
