@@ -2,7 +2,11 @@
 with the case's expected output (the suite's own rtol/atol), printing pass / fail /
 unsupported counts per op and overall.
 
-Usage: conformance.py [--bin DIR] [--jobs N] [--failures] [--ops Op,Op]
+Usage: conformance.py [--bin DIR] [--jobs N] [--failures] [--ops Op,Op] [--backend glow|iree]
+
+--backend iree runs each case through glow's export instead (glow-import --emit=linalg,
+iree-compile for the host CPU, IREE's runtime): cases IREE refuses to compile are
+counted apart ("iree-rejects", with the reason), not as failures of glow.
 
 Cases in scope are those import_node_tests.py imports (supported opset and ops, shapes
 equal to the expected outputs); shape parameters fed as runtime inputs are frozen to
@@ -71,13 +75,76 @@ def run_case(bin_dir, folder, frozen):
     return "pass", ""
 
 
+def run_case_iree(bin_dir, folder, frozen):
+    """One case through glow-import --emit=linalg, iree-compile and IREE's runtime."""
+    import iree.runtime as ireert
+    model = onnx.load(folder / "model.onnx", load_external_data=False)
+    initializers = {t.name for t in model.graph.initializer}
+    data = folder / "test_data_set_0"
+    rtol, atol = (float(v) for v in (folder / "tolerance.txt").read_text().split())
+    venv_bin = ROOT / ".venv" / "bin"
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = pathlib.Path(scratch)
+        command = [bin_dir / "glow-import", folder / "model.onnx", "--emit=linalg",
+                   "-o", scratch / "m.mlir"]
+        arrays = []
+        for i, value in enumerate(model.graph.input):
+            if value.name in initializers:
+                continue
+            path = data / f"input_{i}.pb"
+            if value.name in frozen:
+                command += ["--freeze-input", f"{value.name}={path}"]
+                continue
+            arrays.append(numpy_helper.to_array(onnx.load_tensor(str(path))))
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            message = (result.stderr.strip().splitlines() or ["exit code"])[-1]
+            return ("unsupported" if UNSUPPORTED.search(message) else "fail"), message
+        build = subprocess.run(
+            [venv_bin / "iree-compile", scratch / "m.mlir", "--iree-hal-target-device=local",
+             "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
+             # IREE demotes f64 to f32 by default; ONNX's f64 cases need f64.
+             "--iree-input-demote-f64-to-f32=false",
+             "-o", scratch / "m.vmfb"], capture_output=True, text=True, timeout=600)
+        if build.returncode != 0:
+            errors = [line for line in build.stderr.splitlines() if "error:" in line]
+            reason = errors[0].split("error:", 1)[1].strip() if errors else "iree-compile failed"
+            return "iree-rejects", reason[:200]
+        try:
+            config = ireert.Config("local-sync")
+            context = ireert.SystemContext(config=config)
+            context.add_vm_module(ireert.VmModule.copy_buffer(
+                config.vm_instance, (scratch / "m.vmfb").read_bytes()))
+            results = context.modules.module["main"](*arrays)
+        except Exception as error:  # IREE's runtime refuses an input or fails
+            return "fail", f"IREE runtime: {str(error).splitlines()[0][:200]}"
+        results = results if isinstance(results, (list, tuple)) else [results]
+        for i, (value, got) in enumerate(zip(model.graph.output, results)):
+            expected = numpy_helper.to_array(onnx.load_tensor(str(data / f"output_{i}.pb")))
+            got = np.asarray(got.to_host() if hasattr(got, "to_host") else got)
+            if got.dtype.kind in "iu" and expected.dtype.kind in "iu" and \
+                    got.dtype.itemsize == expected.dtype.itemsize:
+                # The export is signless (linalg's integers): ui8 travels as i8.
+                got = got.view(expected.dtype)
+            if got.shape != expected.shape:
+                return "fail", f"output {value.name}: shape {got.shape}, expected {expected.shape}"
+            if not np.allclose(got.astype(np.float64) if got.dtype.kind != "b" else got,
+                               expected.astype(np.float64) if expected.dtype.kind != "b" else expected,
+                               rtol=rtol, atol=atol, equal_nan=True):
+                return "fail", f"output {value.name}: outside tolerance (rtol {rtol}, atol {atol})"
+    return "pass", ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default=str(ROOT / "target" / "debug"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--ops", default="")
+    parser.add_argument("--backend", choices=["glow", "iree"], default="glow")
     arguments = parser.parse_args()
+    run = run_case if arguments.backend == "glow" else run_case_iree
+    outcomes = ["pass", "fail", "unsupported"] + (["iree-rejects"] if arguments.backend == "iree" else [])
     bin_dir = pathlib.Path(arguments.bin)
     wanted = set(filter(None, arguments.ops.split(",")))
 
@@ -101,25 +168,25 @@ def main():
         imported, message, frozen = import_node_tests.run_case(str(bin_dir / "glow-import"), folder)
         if not imported:
             return op, folder.name, "unsupported", f"import: {message}"
-        return op, folder.name, *run_case(bin_dir, folder, frozen)
+        return op, folder.name, *run(bin_dir, folder, frozen)
 
     per_op = {}
     details = []
     with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
         for op, name, outcome, message in pool.map(work, cases):
-            counts = per_op.setdefault(op, {"pass": 0, "fail": 0, "unsupported": 0})
+            counts = per_op.setdefault(op, dict.fromkeys(outcomes, 0))
             counts[outcome] += 1
             if outcome != "pass":
                 details.append((outcome, name, message))
     for outcome, name, message in sorted(details):
-        if outcome == "fail" or arguments.failures:
+        if outcome in ("fail", "iree-rejects") or arguments.failures:
             print(f"{outcome.upper()} {name}: {message}")
     for op, counts in sorted(per_op.items()):
-        print(f"{op}: pass {counts['pass']}, fail {counts['fail']}, unsupported {counts['unsupported']}")
-    totals = {k: sum(c[k] for c in per_op.values()) for k in ("pass", "fail", "unsupported")}
+        print(f"{op}: " + ", ".join(f"{k} {counts[k]}" for k in outcomes))
+    totals = {k: sum(c[k] for c in per_op.values()) for k in outcomes}
     ran = totals["pass"] + totals["fail"]
-    print(f"overall: pass {totals['pass']}, fail {totals['fail']}, unsupported {totals['unsupported']} "
-          f"of {len(cases)} cases ({100 * totals['pass'] / max(ran, 1):.1f}% of the cases that ran pass)")
+    print("overall: " + ", ".join(f"{k} {totals[k]}" for k in outcomes) +
+          f" of {len(cases)} cases ({100 * totals['pass'] / max(ran, 1):.1f}% of the cases that ran pass)")
     return 1 if totals["fail"] else 0
 
 

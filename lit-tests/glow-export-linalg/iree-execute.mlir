@@ -24,3 +24,14 @@ func.func @embed(%ids: tensor<2x2xi64> {glow.name = "ids"}) -> tensor<2x2x2xf32>
   %y = glow.graph.gather %table, %ids axis 0 : (tensor<4x2xf32>, tensor<2x2xi64>) -> tensor<2x2x2xf32> loc("embed")
   return %y : tensor<2x2x2xf32>
 }
+
+// Scatter (the generic form) with duplicates and a negative index: IREE computes
+// ONNX's values. Row 0: ids [0, 0] add 1 + 2 onto 0.5; row 1: ids [-1, 1].
+// RUN: iree-run-module --module=%t.vmfb --function=scatter --input="2x2xi64=0 0 -1 1" | FileCheck %s --check-prefix=SCATTER
+// SCATTER: 2x3xf32={{\[}}3.5 0 0][0 4 3]{{$}}
+func.func @scatter(%ids: tensor<2x2xi64> {glow.name = "ids"}) -> tensor<2x3xf32> {
+  %x = glow.graph.constant dense<[[0.5, 0.0, 0.0], [0.0, 0.0, 0.0]]> : tensor<2x3xf32>
+  %u = glow.graph.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %y = glow.graph.scatter_elements %x, %ids, %u axis 1 reduction "add" : tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32> loc("put")
+  return %y : tensor<2x3xf32>
+}

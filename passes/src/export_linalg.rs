@@ -3,7 +3,7 @@
 //! torch-mlir (linalg-on-tensors backend contract) read as written.
 //!
 //! The pipeline runs Glow's graph optimizations, node lowering and channels-last
-//! layout, glow-graph-to-linalg, this pass, then `glow-generalize-elementwise`
+//! layout, glow-graph-to-linalg (scatter as one linalg.generic), this pass, then `glow-generalize-elementwise`
 //! (linalg's elementwise named ops, which IREE's MLIR no longer has, as
 //! linalg.generic). This pass is the export boundary: the runtime index checks
 //! (`glow.instr.check`) are erased — consumers have no error status to report them
@@ -32,7 +32,7 @@ pub static EXPORT_FINALIZE: PassDefinition = PassDefinition {
 /// The `glow-export-linalg` pipeline on `builtin.module`.
 pub fn export_linalg_pipeline() -> String {
     "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
-inline,symbol-dce,func.func(glow-graph-to-linalg),glow-export-finalize,func.func(glow-generalize-elementwise),canonicalize,cse"
+inline,symbol-dce,func.func(glow-graph-to-linalg{scatter=generic}),glow-export-finalize,func.func(glow-generalize-elementwise),canonicalize,cse"
         .to_string()
 }
 

@@ -32,7 +32,7 @@ use melior::{
 };
 
 /// `affine_map<(d0, ..) -> (results)>` over `rank` dimensions.
-fn map(rank: usize, results: &[usize]) -> String {
+pub(super) fn map(rank: usize, results: &[usize]) -> String {
     let dim = |d: &usize| format!("d{d}");
     format!(
         "affine_map<({}) -> ({})>",
@@ -46,7 +46,7 @@ fn identity(rank: usize) -> String {
 }
 
 /// An integer attribute of `op`, negative values counted from the back of `rank`.
-fn axis_attribute(op: OperationRef, rank: usize) -> Option<usize> {
+pub(super) fn axis_attribute(op: OperationRef, rank: usize) -> Option<usize> {
     let axis = IntegerAttribute::try_from(op.attribute("axis").ok()?)
         .ok()?
         .value();
@@ -388,7 +388,7 @@ rule!(TOP_K, "glow.graph.top_k", |context, op, rewriter| {
 });
 
 /// The scalar combination of scatter_elements' `reduction` of `old` and `update`.
-fn scatter_combine<'c, 'k>(
+pub(super) fn scatter_combine<'c, 'k>(
     body: &BodyBuilder<'c, 'k>,
     reduction: &str,
     old: Value<'c, 'k>,
@@ -507,7 +507,7 @@ rule!(
 );
 
 /// The element type of a static tensor value.
-fn index_element<'c>(value: Value<'c, '_>) -> Type<'c> {
+pub(super) fn index_element<'c>(value: Value<'c, '_>) -> Type<'c> {
     tensor_info(value).expect("static tensor").1
 }
 

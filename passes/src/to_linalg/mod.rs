@@ -30,10 +30,13 @@ pub mod quantized_elementwise;
 pub mod remainder_and_shifts;
 pub mod resize;
 pub mod rules;
+pub mod scatter_generic;
 pub mod signless;
 pub mod windows;
 
-use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions};
+use crate::framework::{
+    apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions,
+};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -47,7 +50,12 @@ pub static GRAPH_TO_LINALG: PassDefinition = PassDefinition {
     argument: "glow-graph-to-linalg",
     description: "Convert primitive glow.graph ops to linalg named ops on tensors",
     anchor: Some("func.func"),
-    options: &[],
+    options: &[PassOption {
+        name: "scatter",
+        description: "scatter_elements as an scf.for over the updates (loop, linear work) or one linalg.generic over the output (generic, for consumers that compile only structured ops)",
+        kind: OptionKind::String,
+        default: Some("loop"),
+    }],
     dependent_dialects: || {
         let mut dialects = vec![
             DialectHandle::linalg(),
@@ -60,39 +68,55 @@ pub static GRAPH_TO_LINALG: PassDefinition = PassDefinition {
         dialects.extend(glow_dialects::glow_dialect_handles());
         dialects
     },
-    validate: |_: &PassOptions| Ok(()),
+    validate: |options: &PassOptions| match options.value("scatter") {
+        None | Some("loop") | Some("generic") => Ok(()),
+        Some(other) => Err(format!("scatter={other}: expected loop or generic")),
+    },
     run,
 };
 
-fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    let all: Vec<&'static crate::framework::Rule> = rules::RULES
-        .iter()
-        .copied()
-        .chain([&windows::CONV2D, &windows::MAX_POOL, &windows::AVG_POOL])
-        .chain([
-            &local_response_norm::LOCAL_RESPONSE_NORM,
-            &conv_transpose::CONV_TRANSPOSE2D,
-            &resize::RESIZE,
-            &quantization::QUANTIZE,
-            &quantization::DEQUANTIZE,
-            &quantization::RESCALE,
-            &quantized_contraction::QUANT_CONV2D,
-            &quantized_contraction::QUANT_FULLY_CONNECTED,
-            &quantized_contraction::QUANT_BATCH_MATMUL,
-            &quantized_elementwise::QUANT_ADD,
-            &quantized_elementwise::QUANT_MUL,
-            &quantized_elementwise::QUANT_LOOKUP_TABLE,
-            &quantized_elementwise::QUANT_AVG_POOL,
-            &half_precision::CONV2D,
-            &half_precision::MATMUL,
-            &half_precision::BATCH_MATMUL,
-            &half_precision::CONV_TRANSPOSE2D,
-            &half_precision::REDUCE_SUM,
-        ])
-        .chain(data::RULES.iter().copied())
-        .chain(indexing::RULES.iter().copied())
-        .chain(remainder_and_shifts::RULES.iter().copied())
-        .collect();
+fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
+    let generic_scatter = options.value("scatter") == Some("generic");
+    let all: Vec<&'static crate::framework::Rule> =
+        rules::RULES
+            .iter()
+            .copied()
+            .chain([&windows::CONV2D, &windows::MAX_POOL, &windows::AVG_POOL])
+            .chain([
+                &local_response_norm::LOCAL_RESPONSE_NORM,
+                &conv_transpose::CONV_TRANSPOSE2D,
+                &resize::RESIZE,
+                &quantization::QUANTIZE,
+                &quantization::DEQUANTIZE,
+                &quantization::RESCALE,
+                &quantized_contraction::QUANT_CONV2D,
+                &quantized_contraction::QUANT_FULLY_CONNECTED,
+                &quantized_contraction::QUANT_BATCH_MATMUL,
+                &quantized_elementwise::QUANT_ADD,
+                &quantized_elementwise::QUANT_MUL,
+                &quantized_elementwise::QUANT_LOOKUP_TABLE,
+                &quantized_elementwise::QUANT_AVG_POOL,
+                &half_precision::CONV2D,
+                &half_precision::MATMUL,
+                &half_precision::BATCH_MATMUL,
+                &half_precision::CONV_TRANSPOSE2D,
+                &half_precision::REDUCE_SUM,
+            ])
+            .chain(data::RULES.iter().copied())
+            .chain(
+                if generic_scatter {
+                    scatter_generic::RULES
+                } else {
+                    &[]
+                }
+                .iter()
+                .copied(),
+            )
+            .chain(indexing::RULES.iter().copied().filter(|rule| {
+                !(generic_scatter && std::ptr::eq(*rule, &indexing::SCATTER_ELEMENTS))
+            }))
+            .chain(remainder_and_shifts::RULES.iter().copied())
+            .collect();
     apply_rules(op, &all).map_err(|_| {
         emit_error(
             op.location(),
