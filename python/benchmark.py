@@ -17,8 +17,13 @@ What is timed, for each engine: the median wall time of one inference over --rep
 runs after one warm-up run, inputs already in memory, one thread:
 - glow: glow-run --repeat N (JIT-compiled by the CPU pipeline; only the call is timed)
 - onnxruntime: InferenceSession.run with intra_op_num_threads=1, all graph optimizations
+- glow bundle: the same model as a glow-compile bundle called from Python through the
+  glow package (python/glow: glow.compile(...).run(feeds)), which includes copying the
+  inputs and outputs
 - IREE: iree-import-onnx -> iree-compile (llvm-cpu, --iree-llvmcpu-target-cpu=host)
   -> iree.runtime on the local-sync (single-thread) driver
+- IREE via glow: glow-import --emit=linalg (Glow's graph optimizations and layout) ->
+  the same iree-compile and runtime
 Compile times are printed too (glow's includes LLVM code generation).
 """
 import argparse
@@ -151,17 +156,49 @@ def time_iree(model, feeds, repeat):
                         "--iree-llvmcpu-target-cpu=host",
                         "-o", compiled], check=True)
     setup = time.perf_counter() - start
+    function = iree_module(compiled)
+    arguments = list(feeds.values())
+    return median_ms(lambda: function(*arguments), repeat), setup
+
+
+def time_glow_bundle(binary, model, shapes, feeds, repeat):
+    """The model as a bundle through the glow Python package."""
+    os.environ["GLOW_BIN_DIR"] = str(binary)
+    sys.path.insert(0, str(ROOT / "python"))
+    import glow
+    compiled = glow.compile(model, input_shapes=shapes)
+    return median_ms(lambda: compiled.run(feeds), repeat)
+
+
+def iree_module(vmfb):
+    import iree.runtime as runtime
     config = runtime.Config("local-sync")
     context = runtime.SystemContext(config=config)
-    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, compiled.read_bytes()))
+    context.add_vm_module(runtime.VmModule.copy_buffer(context.instance, vmfb.read_bytes()))
     module = context.modules.module
     # iree-import-onnx names the entry after the graph; skip the $async variant and
     # the initializer.
     entry = next(f for f in module.vm_module.function_names
                  if "$" not in f and not f.startswith("__"))
-    function = module[entry]
+    return module[entry]
+
+
+def time_iree_via_glow(binary, model, shapes, feeds, repeat):
+    """glow-import --emit=linalg, then iree-compile and IREE's runtime."""
+    cache = ROOT / ".cache" / "iree"
+    cache.mkdir(parents=True, exist_ok=True)
+    exported, compiled = cache / f"{model.stem}.glow.mlir", cache / f"{model.stem}.glow.vmfb"
+    pins = [a for name, shape in shapes.items()
+            for a in ("--input-shape", f"{name}={'x'.join(map(str, shape))}")]
+    subprocess.run([str(binary / "glow-import"), str(model), *pins, "--emit=linalg", "-o",
+                    str(exported)], check=True)
+    subprocess.run([pathlib.Path(sys.executable).parent / "iree-compile", exported,
+                    "--iree-hal-target-device=local",
+                    "--iree-hal-local-target-device-backends=llvm-cpu",
+                    "--iree-llvmcpu-target-cpu=host", "-o", compiled], check=True)
+    function = iree_module(compiled)
     arguments = list(feeds.values())
-    return median_ms(lambda: function(*arguments), repeat), setup
+    return median_ms(lambda: function(*arguments), repeat)
 
 
 def int8_row(name, arguments, binary):
@@ -205,22 +242,30 @@ def main():
         session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
         feeds = feeds_for(session, shapes, np.random.default_rng(0))
         ort_ms, ort_setup = time_onnxruntime(model, feeds, arguments.repeat)
-        iree_ms = iree_setup = None
+        bundle_ms = time_glow_bundle(binary, model, shapes, feeds, arguments.repeat)
+        iree_ms = iree_setup = via_glow_ms = None
         if not arguments.no_iree:
             iree_ms, iree_setup = time_iree(model, feeds, arguments.repeat)
-        rows.append((name, glow_ms, ort_ms, iree_ms, glow_compile, ort_setup, iree_setup))
+            via_glow_ms = time_iree_via_glow(binary, model, shapes, feeds, arguments.repeat)
+        rows.append((name, glow_ms, ort_ms, iree_ms, glow_compile, ort_setup, iree_setup,
+                     bundle_ms, via_glow_ms))
 
     dash = f"{'-':>9}"
     if rows:
         print()
-        print(f"{'model':<12} {'glow ms':>9} {'ort ms':>9} {'iree ms':>9} "
-              f"{'glow/ort':>9} {'glow/iree':>9}   compile s: glow / ort / iree")
-        for name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c in rows:
+        print(f"{'model':<12} {'glow ms':>9} {'bundle ms':>9} {'ort ms':>9} {'iree ms':>9} "
+              f"{'iree/glow':>9} {'glow/ort':>9} {'glow/iree':>9}   compile s: glow / ort / iree")
+        for (name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c, bundle_ms,
+             via_glow_ms) in rows:
             iree_text = f"{iree_ms:9.2f}" if iree_ms else dash
+            via_text = f"{via_glow_ms:9.2f}" if via_glow_ms else dash
             ratio_iree = f"{glow_ms / iree_ms:9.2f}" if iree_ms else dash
             iree_compile = f"{iree_c:.1f}" if iree_c is not None else "-"
-            print(f"{name:<12} {glow_ms:9.2f} {ort_ms:9.2f} {iree_text} "
-                  f"{glow_ms / ort_ms:9.2f} {ratio_iree}   {glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
+            print(f"{name:<12} {glow_ms:9.2f} {bundle_ms:9.2f} {ort_ms:9.2f} {iree_text} "
+                  f"{via_text} {glow_ms / ort_ms:9.2f} {ratio_iree}   "
+                  f"{glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
+        print("bundle: glow-compile's bundle through the glow Python package; iree/glow: IREE "
+              "compiling glow-import --emit=linalg")
     if int8_rows:
         print()
         print(f"{'int8 model':<17} {'glow fp32':>9} {'glow int8':>9} {'glow own':>9} {'ort int8':>9} "

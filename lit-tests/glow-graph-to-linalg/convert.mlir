@@ -180,3 +180,18 @@ func.func @half_sum(%x: tensor<4x64xf16>, %b: tensor<4x64xbf16>) -> (tensor<4xf1
   %2 = glow.graph.reduce_sum %b axes [1] : tensor<4x64xbf16> -> tensor<4xbf16>
   return %0, %1, %2 : tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>
 }
+
+// -----
+
+// A ceil-mode pool whose padded input is larger than its windows read (1 window of 3
+// over 4 rows): the input is sliced to the 3 rows and columns read, as linalg's
+// verifier in newer MLIR (IREE's) requires.
+// CHECK-LABEL: func.func @pool_reads_less
+// CHECK: tensor.pad
+// CHECK: : tensor<1x3x2x2xf32> to tensor<1x3x4x4xf32>
+// CHECK: tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 3, 3, 3] [1, 1, 1, 1] : tensor<1x3x4x4xf32> to tensor<1x3x3x3xf32>
+// CHECK: linalg.pooling_nchw_sum {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x3x3xf32>, tensor<3x3xf32>)
+func.func @pool_reads_less(%x: tensor<1x3x2x2xf32>) -> tensor<1x3x1x1xf32> {
+  %0 = glow.graph.avg_pool %x kernel [3, 3] strides [3, 3] pads [1, 1, 1, 1] count_include_pad : tensor<1x3x2x2xf32> -> tensor<1x3x1x1xf32>
+  return %0 : tensor<1x3x1x1xf32>
+}

@@ -282,6 +282,18 @@ fn pool_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Pool<'c, 'a>> {
     })
 }
 
+/// The static shape of a ranked tensor type.
+fn tensor_info_of_type(r#type: Type) -> Option<Vec<i64>> {
+    use melior::ir::r#type::{DimSize, RankedTensorType, ShapedTypeLike};
+    let ranked = RankedTensorType::try_from(r#type).ok()?;
+    (0..ranked.rank())
+        .map(|d| match ranked.dim_size(d) {
+            Ok(DimSize::Static(n)) => Some(n as i64),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The pooling named op `kind` ("max" or "sum") in the pool's layout.
 fn pooled<'c, 'r>(
     b: &LinalgBuilder<'c, 'r, '_>,
@@ -293,6 +305,30 @@ fn pooled<'c, 'r>(
     let window = b.empty(b.tensor(&pool.kernel, pool.element));
     let init = b.zeros(pool.result_type, init_value);
     let layout = if pool.channels_last { "nhwc" } else { "nchw" };
+    // Exactly the rows and columns the windows read (ceil-mode pads can leave more):
+    // linalg's verifier, in MLIR after 22, requires the input to match the windows.
+    let input = match (tensor_info(input), tensor_info_of_type(pool.result_type)) {
+        (Some((shape, _)), Some(output)) if shape.len() == 4 && output.len() == 4 => {
+            let spatial = if pool.channels_last { [1, 2] } else { [2, 3] };
+            let mut sizes = shape.clone();
+            for (k, d) in spatial.into_iter().enumerate() {
+                let read = (output[d] - 1) * pool.strides[k]
+                    + (pool.kernel[k] - 1) * pool.dilations[k]
+                    + 1;
+                if output[d] > 0 && read < shape[d] {
+                    sizes[d] = read;
+                }
+            }
+            if sizes == shape {
+                // SAFETY: the value belongs to the IR being rewritten.
+                unsafe { Value::from_raw(input.to_raw()) }
+            } else {
+                b.extract_slice(input, &[0; 4], &sizes)
+            }
+        }
+        // SAFETY: as above.
+        _ => unsafe { Value::from_raw(input.to_raw()) },
+    };
     b.named(
         &format!("linalg.pooling_{layout}_{kind}"),
         &[input, window],
