@@ -20,3 +20,23 @@
 // RUN: not %t/classify %t/out/embed.weights %t/wild.bin 2>&1 | FileCheck %s --check-prefix=REFUSED
 // REFUSED: classify: node 'embed' (gather): an index is outside [-10, 9]
 // REFUSED-NOT: AddressSanitizer
+
+// The other ops that index by data, each a bundle under AddressSanitizer with wild
+// indices (out of range both ways, 2^40): gather_elements and scatter_elements.
+// RUN: %python -c "import numpy as np; np.array([[0, 2], [-3, 1]], np.int64).tofile('%t/ok2.bin'); np.array([[0, 3], [-4, 1 << 40]], np.int64).tofile('%t/wild2.bin')"
+// RUN: glow-compile %S/../glow-run/index-out-of-range.mlir --function gather_elements --name pick -o %t/pick
+// RUN: cc -O1 -g -fsanitize=address -fno-omit-frame-pointer -I %t/pick -DBUNDLE_HEADER='"pick.h"' -DBUNDLE=pick -DPREFIX=PICK -DINPUT=IDS -DOUTPUT=OUTPUT0 %S/../../examples/bundle/classify.c %t/pick/pick.o -lm -o %t/classify-pick
+// RUN: %t/classify-pick %t/pick/pick.weights %t/ok2.bin 2>&1 | FileCheck %s --check-prefix=PICK-OK
+// PICK-OK: top1
+// PICK-OK-NOT: AddressSanitizer
+// RUN: not %t/classify-pick %t/pick/pick.weights %t/wild2.bin 2>&1 | FileCheck %s --check-prefix=PICK
+// PICK: classify: node 'pick' (gather_elements): an index is outside [-3, 2]
+// PICK-NOT: AddressSanitizer
+// RUN: glow-compile %S/../glow-run/index-out-of-range.mlir --function scatter --name put -o %t/put
+// RUN: cc -O1 -g -fsanitize=address -fno-omit-frame-pointer -I %t/put -DBUNDLE_HEADER='"put.h"' -DBUNDLE=put -DPREFIX=PUT -DINPUT=IDS -DOUTPUT=OUTPUT0 %S/../../examples/bundle/classify.c %t/put/put.o -lm -o %t/classify-put
+// RUN: %t/classify-put %t/put/put.weights %t/ok2.bin 2>&1 | FileCheck %s --check-prefix=PUT-OK
+// PUT-OK: top1
+// PUT-OK-NOT: AddressSanitizer
+// RUN: not %t/classify-put %t/put/put.weights %t/wild2.bin 2>&1 | FileCheck %s --check-prefix=PUT
+// PUT: classify: node 'put' (scatter_elements): an index is outside [-3, 2]
+// PUT-NOT: AddressSanitizer
