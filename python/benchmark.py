@@ -15,7 +15,9 @@ same four calibration inputs, then --load-profile).
 
 What is timed, for each engine: the median wall time of one inference over --repeat
 runs after one warm-up run, inputs already in memory, one thread:
-- glow: glow-run --repeat N (JIT-compiled by the CPU pipeline; only the call is timed)
+- glow: glow-run --threads 1 --repeat N (JIT-compiled by the CPU pipeline; only the call
+  is timed); "glow 2T" is the same with --threads 2 (OpenMP), the only multi-threaded
+  column
 - onnxruntime: InferenceSession.run with intra_op_num_threads=1, all graph optimizations
 - glow bundle: the same model as a glow-compile bundle called from Python through the
   glow package (python/glow: glow.compile(...).run(feeds)), which includes copying the
@@ -87,8 +89,9 @@ def feeds_for(session, shapes, rng):
     return feeds
 
 
-def time_glow(binary, model, shapes, repeat, flags=()):
-    command = [str(binary / "glow-run"), str(model), "--repeat", str(repeat), *map(str, flags)]
+def time_glow(binary, model, shapes, repeat, flags=(), threads=1):
+    command = [str(binary / "glow-run"), str(model), "--repeat", str(repeat),
+               "--threads", str(threads), *map(str, flags)]
     for name, shape in shapes.items():
         command += ["--input-shape", f"{name}={'x'.join(map(str, shape))}"]
     run = subprocess.run(command, capture_output=True, text=True)
@@ -239,6 +242,7 @@ def main():
         model = ensure_model(name)
         shapes = SHAPES[name]
         glow_ms, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
+        glow_2t, _ = time_glow(binary, model, shapes, arguments.repeat, threads=2)
         session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
         feeds = feeds_for(session, shapes, np.random.default_rng(0))
         ort_ms, ort_setup = time_onnxruntime(model, feeds, arguments.repeat)
@@ -248,20 +252,21 @@ def main():
             iree_ms, iree_setup = time_iree(model, feeds, arguments.repeat)
             via_glow_ms = time_iree_via_glow(binary, model, shapes, feeds, arguments.repeat)
         rows.append((name, glow_ms, ort_ms, iree_ms, glow_compile, ort_setup, iree_setup,
-                     bundle_ms, via_glow_ms))
+                     bundle_ms, via_glow_ms, glow_2t))
 
     dash = f"{'-':>9}"
     if rows:
         print()
-        print(f"{'model':<12} {'glow ms':>9} {'bundle ms':>9} {'ort ms':>9} {'iree ms':>9} "
-              f"{'iree/glow':>9} {'glow/ort':>9} {'glow/iree':>9}   compile s: glow / ort / iree")
+        print(f"{'model':<12} {'glow ms':>9} {'glow 2T':>9} {'bundle ms':>9} {'ort ms':>9} "
+              f"{'iree ms':>9} {'iree/glow':>9} {'glow/ort':>9} {'glow/iree':>9}   "
+              f"compile s: glow / ort / iree")
         for (name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c, bundle_ms,
-             via_glow_ms) in rows:
+             via_glow_ms, glow_2t) in rows:
             iree_text = f"{iree_ms:9.2f}" if iree_ms else dash
             via_text = f"{via_glow_ms:9.2f}" if via_glow_ms else dash
             ratio_iree = f"{glow_ms / iree_ms:9.2f}" if iree_ms else dash
             iree_compile = f"{iree_c:.1f}" if iree_c is not None else "-"
-            print(f"{name:<12} {glow_ms:9.2f} {bundle_ms:9.2f} {ort_ms:9.2f} {iree_text} "
+            print(f"{name:<12} {glow_ms:9.2f} {glow_2t:9.2f} {bundle_ms:9.2f} {ort_ms:9.2f} {iree_text} "
                   f"{via_text} {glow_ms / ort_ms:9.2f} {ratio_iree}   "
                   f"{glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
         print("bundle: glow-compile's bundle through the glow Python package; iree/glow: IREE "

@@ -45,7 +45,9 @@ def run_case(bin_dir, folder, frozen):
     rtol, atol = (float(v) for v in (folder / "tolerance.txt").read_text().split())
     with tempfile.TemporaryDirectory() as scratch:
         scratch = pathlib.Path(scratch)
-        command = [bin_dir / "glow-run", folder / "model.onnx", "--output-dir", scratch / "out"]
+        # One thread each: the harness runs --jobs cases at once.
+        command = [bin_dir / "glow-run", folder / "model.onnx", "--threads", "1",
+                   "--output-dir", scratch / "out"]
         for i, value in enumerate(model.graph.input):
             if value.name in initializers:
                 continue

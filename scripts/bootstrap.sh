@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 apt_packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev
-  clang-22 libclang1-22
+  clang-22 libclang1-22 libomp-22-dev
   libzstd-dev zlib1g-dev libz3-dev libxml2-dev libedit-dev libffi-dev libncurses-dev
   cmake ninja-build python3-venv gcc g++ libc6-dev
 )

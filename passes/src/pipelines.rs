@@ -60,6 +60,11 @@ pub struct CpuPipeline {
     /// refuses memory); otherwise through malloc, for runners that provide nothing
     /// (mlir-runner).
     pub runner_allocator: bool,
+    /// Threads the compiled code runs on: above 1, the register-tile loops of each
+    /// operation (`scf.forall`) become OpenMP work-sharing loops (`scf.parallel` ->
+    /// `convert-scf-to-openmp`), run by LLVM's OpenMP runtime (libomp); 0 and 1 compile
+    /// plain sequential loops.
+    pub threads: u32,
 }
 
 impl CpuPipeline {
@@ -80,9 +85,16 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
     /// made every activation a view of one arena, the hoisting could no longer prove
     /// that an accumulator's buffer is not written through another view (measured:
     /// a 3x3 conv ran 2.8x slower in a bundle than in the JIT).
-    fn buffer_scheduling_stages(&self) -> &'static str {
-        "glow-lower-checks,convert-bufferization-to-memref,scf-forall-to-for,\
+    fn buffer_scheduling_stages(&self) -> String {
+        let forall = if self.threads > 1 {
+            "scf-forall-to-parallel"
+        } else {
+            "scf-forall-to-for"
+        };
+        format!(
+            "glow-lower-checks,convert-bufferization-to-memref,{forall},\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),"
+        )
     }
 
     /// The remaining buffer stages down to the LLVM dialect, with `func_to_llvm`
@@ -96,11 +108,24 @@ fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-h
         } else {
             "amx,cf"
         };
+        // With threads, scf.parallel becomes OpenMP, whose loop bodies sit in
+        // memref.alloca_scope regions that must stay single-block: structured control
+        // flow is lowered only after the memref lowering has inlined those scopes.
+        let (openmp, early_cf, late_cf, openmp_to_llvm) = if self.threads > 1 {
+            (
+                format!("convert-scf-to-openmp{{num-threads={}}},", self.threads),
+                "",
+                "convert-scf-to-cf,",
+                "convert-openmp-to-llvm,",
+            )
+        } else {
+            (String::new(), "convert-scf-to-cf,", "", "")
+        };
         format!(
-            "func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+            "func.func(glow-copies-to-linalg,convert-linalg-to-loops,glow-math-approximation),glow-lower-dot4,func.func(lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},{openmp}{early_cf}expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{{vector-contract-lowering=outerproduct}},\
-finalize-memref-to-llvm{memref_to_llvm},convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
-convert-func-to-llvm{func_to_llvm},convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
+finalize-memref-to-llvm{memref_to_llvm},{late_cf}convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
+convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts"
         )
     }
 

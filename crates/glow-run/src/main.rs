@@ -63,6 +63,10 @@ struct Arguments {
     /// The function to run.
     #[arg(long, default_value = "main")]
     function: String,
+    /// Threads the compiled code runs on (OpenMP over each operation's tiles); default:
+    /// every core; 1 runs plain sequential code on exactly one core.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Refuse models in which one tensor would exceed this many bytes.
     #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
     max_tensor_bytes: u64,
@@ -104,6 +108,9 @@ impl Arguments {
     fn pipeline(&self) -> Result<CpuPipeline> {
         Ok(CpuPipeline {
             int8_kernels: self.quantization.int8_kernels(true)?,
+            threads: self.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+            }),
             ..Default::default()
         })
     }

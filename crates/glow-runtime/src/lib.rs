@@ -77,6 +77,8 @@ pub struct Options {
     pub quantization: Option<Quantization>,
     /// How int8 layers are compiled.
     pub int8_kernels: Int8Kernels,
+    /// Threads the compiled code runs on (OpenMP); 1: sequential code.
+    pub threads: u32,
 }
 
 impl Default for Options {
@@ -88,6 +90,7 @@ impl Default for Options {
             max_tensor_bytes: glow_onnx::DEFAULT_MAX_TENSOR_BYTES,
             quantization: None,
             int8_kernels: Int8Kernels::default(),
+            threads: 1,
         }
     }
 }
@@ -159,6 +162,7 @@ pub fn compile(model: &Path, options: &Options) -> Result<Executable, Error> {
             pipeline: CpuPipeline {
                 int8_kernels: options.int8_kernels,
                 runner_allocator: true,
+                threads: options.threads,
             },
         },
         &mut |_| {},

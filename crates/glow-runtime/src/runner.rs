@@ -24,6 +24,28 @@ const RUNTIME_LIBRARY: &str = concat!(
     "/lib/libmlir_c_runner_utils.so\0"
 );
 
+/// LLVM's OpenMP runtime, which multi-threaded code calls (Debian's libomp-22-dev).
+const OPENMP_LIBRARY: &str = concat!(env!("MLIR_SYS_220_PREFIX"), "/lib/libomp.so");
+
+/// Loads the OpenMP runtime into the process with its symbols global, where the JIT's
+/// symbol lookup finds them (`__kmpc_fork_call` & co.).
+fn load_openmp() -> Result<()> {
+    // Idle workers spin 200 ms by default before sleeping, which takes the CPU from
+    // other processes on a busy machine; 1 ms still bridges consecutive operations.
+    if std::env::var_os("KMP_BLOCKTIME").is_none() {
+        // SAFETY: set before the runtime starts and before any other thread reads the
+        // environment (the compile runs on one thread).
+        unsafe { std::env::set_var("KMP_BLOCKTIME", "1") };
+    }
+    let path = std::ffi::CString::new(OPENMP_LIBRARY).expect("no NUL in the path");
+    // SAFETY: dlopen of a shared library by path; the handle stays open for the process.
+    let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+    if handle.is_null() {
+        bail!("more than one thread needs LLVM's OpenMP runtime {OPENMP_LIBRARY}: run scripts/bootstrap.sh (it installs libomp-22-dev)");
+    }
+    Ok(())
+}
+
 /// How to compile.
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
@@ -105,6 +127,9 @@ pub fn compile(
         bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
     }
     let errors = runtime_errors(&module);
+    if options.pipeline.threads > 1 {
+        load_openmp()?;
+    }
     let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
     profiling::register(&engine);
     crate::allocation::register(&engine);

@@ -185,6 +185,8 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
             (_, _) => arguments.int8_kernels,
         },
         runner_allocator: false,
+        // Bundles run on the caller's thread: no OpenMP runtime to link.
+        threads: 1,
     };
     let prefix = match &arguments.quantization {
         Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
