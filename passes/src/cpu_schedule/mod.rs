@@ -19,7 +19,7 @@ pub mod pads_in_place;
 pub mod tiles;
 
 use crate::{
-    framework::{apply_transform_script, PassDefinition, PassOptions},
+    framework::{apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions},
     lower_nodes::builder::tensor_info,
 };
 use melior::{
@@ -61,9 +61,17 @@ pub static TILE_AND_VECTORIZE: PassDefinition = PassDefinition {
     description:
         "Tile convolutions and matmuls into register tiles and vectorize them (on tensors)",
     anchor: Some("func.func"),
-    options: &[],
+    options: &[PassOption {
+        name: "threads",
+        description: "Threads the code will run on: above 1, ops whose register tiles run in sequential loops (large filters, no fusable init) first get an outer scf.forall that splits their output across the threads",
+        kind: OptionKind::Int,
+        default: Some("1"),
+    }],
     dependent_dialects: schedule_dialects,
-    validate: |_: &PassOptions| Ok(()),
+    validate: |options: &PassOptions| match options.value("threads").map(str::parse::<i64>) {
+        None | Some(Ok(1..=1024)) => Ok(()),
+        _ => Err("threads must be in 1..=1024".into()),
+    },
     run: tile_and_vectorize,
 };
 
@@ -84,6 +92,8 @@ const TAG: &str = "glow.schedule";
 /// One op to schedule: its kernel, tiling, and whether its init is tiled too.
 struct Scheduled {
     tiling: Tiling,
+    /// The static output shape (the op's first loops).
+    output: Vec<i64>,
     /// Operand index of the init, when it comes from a fill or broadcast.
     init: Option<usize>,
 }
@@ -169,8 +179,41 @@ fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64], interchan
     );
 }
 
-/// The script scheduling `ops` (tagged 0..n) in a function.
-fn schedule_script(ops: &[Scheduled]) -> String {
+/// The outer split of `op` across `threads`: tile sizes (one per loop) that cut one
+/// output dimension — the outermost of the interchange, else the first one that can —
+/// into a multiple of `threads` equal parts of whole register tiles; `None` when no
+/// dimension can.
+fn thread_split(op: &Scheduled, threads: i64) -> Option<Vec<i64>> {
+    let parallel = &op.tiling.parallel;
+    let preferred = op.tiling.interchange.first().map(|d| *d as usize);
+    let candidates = preferred.into_iter().chain(0..op.output.len());
+    for d in candidates {
+        let (extent, tile) = (*op.output.get(d)?, parallel[d]);
+        if tile <= 0 {
+            continue;
+        }
+        // Parts that divide the dimension into whole register tiles, so every part
+        // has the same static shape (vectorization needs static tiles): `threads`
+        // parts, or a multiple of it.
+        let tiles = extent / tile;
+        if extent % tile != 0 {
+            continue;
+        }
+        let parts = (threads..=tiles)
+            .step_by(threads as usize)
+            .find(|parts| tiles % parts == 0);
+        if let Some(parts) = parts {
+            let mut sizes = vec![0; parallel.len()];
+            sizes[d] = extent / parts;
+            return Some(sizes);
+        }
+    }
+    None
+}
+
+/// The script scheduling `ops` (tagged 0..n) in a function, for code running on
+/// `threads` threads.
+fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     let mut script = String::from(
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
@@ -221,10 +264,23 @@ fn schedule_script(ops: &[Scheduled]) -> String {
                         "    transform.structured.vectorize %init_tile{i} : !transform.any_op"
                     );
                 }
+                // With threads, an outer scf.forall splits the output first; the
+                // sequential register-tile loops then run inside each thread's part.
+                let target = match thread_split(op, threads).filter(|_| threads > 1) {
+                    Some(sizes) => {
+                        let _ = writeln!(
+                            script,
+                            "    %part{i}, %threads{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                            list(&sizes)
+                        );
+                        format!("%part{i}")
+                    }
+                    None => format!("%op{i}"),
+                };
                 tile(
                     &mut script,
                     &format!("%tile{i}"),
-                    &format!("%op{i}"),
+                    &target,
                     &op.tiling.parallel,
                     &op.tiling.interchange,
                 );
@@ -271,7 +327,7 @@ fn schedule_script(ops: &[Scheduled]) -> String {
     script
 }
 
-fn tile_and_vectorize(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     let mut ops = Vec::new();
     func.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
@@ -287,13 +343,21 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(),
         let init_index = op.operand_count() - 1;
         let init = init_is_tileable(op, init_index).then_some(init_index);
         set_tag(op, ops.len());
-        ops.push(Scheduled { tiling, init });
+        ops.push(Scheduled {
+            tiling,
+            output,
+            init,
+        });
         WalkResult::Advance
     });
     if ops.is_empty() {
         return Ok(());
     }
-    apply_transform_script(func, &schedule_script(&ops)).map_err(|_| ())
+    let threads = options
+        .value("threads")
+        .and_then(|t| t.parse::<i64>().ok())
+        .unwrap_or(1);
+    apply_transform_script(func, &schedule_script(&ops, threads)).map_err(|_| ())
 }
 
 fn hoist_vector_transfers(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
