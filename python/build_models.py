@@ -1,9 +1,9 @@
-"""Builds ResNet-50 (v1.5), MobileNetV2 and a BERT-style transformer encoder as ONNX
+"""Builds ResNet-50 (v1.5), MobileNetV2, EfficientNet-B0 and a BERT-style transformer encoder as ONNX
 files with onnx's helper API and deterministic (seeded, He-initialized) weights, for the
 importer, the runners and the benchmarks. Torch is not needed; the files are not
 committed.
 
-Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|encoder|resnet50_int8|mobilenetv2_int8 ...]
+Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|efficientnet_b0|encoder|resnet50_int8|mobilenetv2_int8 ...]
 Writes DIR/<name>.onnx (default DIR: .cache/models). A `_int8` name is the float model
 through onnxruntime's own int8 tooling, as its users run it: quant_pre_process, then
 quantize_static (QDQ, per-channel int8 weights, uint8 activations) calibrated on four
@@ -40,7 +40,37 @@ class Builder:
         self.initializers.append(numpy_helper.from_array(np.asarray(values, dtype=np.float32), name))
         return name
 
-    def conv_bn(self, x, cin, cout, kernel, stride=1, group=1, relu=True, relu6=False):
+    def silu(self, x):
+        """x * sigmoid(x), as torch.onnx exports SiLU / Swish."""
+        gate, out = self.name("sigmoid"), self.name("silu")
+        self.nodes.append(helper.make_node("Sigmoid", [x], [gate], name=gate))
+        self.nodes.append(helper.make_node("Mul", [x, gate], [out], name=out))
+        return out
+
+    def squeeze_excite(self, x, channels, reduced):
+        """EfficientNet's squeeze-and-excitation: GAP, 1x1 conv down, SiLU, 1x1 conv
+        up, sigmoid, scale the input."""
+        pool = self.name("se_pool")
+        self.nodes.append(helper.make_node("GlobalAveragePool", [x], [pool], name=pool))
+        tensors = pool
+        for cin, cout, last in ((channels, reduced, False), (reduced, channels, True)):
+            w = self.weight("se_w", (cout, cin, 1, 1), cin)
+            bias = self.vector("se_b", 0.1 * self.rng.standard_normal(cout))
+            conv = self.name("se_conv")
+            self.nodes.append(helper.make_node("Conv", [tensors, w, bias], [conv], name=conv,
+                                               kernel_shape=[1, 1]))
+            if last:
+                gate = self.name("se_gate")
+                self.nodes.append(helper.make_node("Sigmoid", [conv], [gate], name=gate))
+                tensors = gate
+            else:
+                tensors = self.silu(conv)
+        out = self.name("se_scale")
+        self.nodes.append(helper.make_node("Mul", [x, tensors], [out], name=out))
+        return out
+
+    def conv_bn(self, x, cin, cout, kernel, stride=1, group=1, relu=True, relu6=False,
+                silu=False):
         w = self.weight("w", (cout, cin // group, kernel, kernel), cin // group * kernel * kernel)
         pad = kernel // 2
         conv = self.name("conv")
@@ -53,6 +83,8 @@ class Builder:
         bn = self.name("bn")
         self.nodes.append(helper.make_node("BatchNormalization", [conv, gamma, beta, mean, var], [bn],
                                            name=bn, epsilon=1e-5))
+        if silu:
+            return self.silu(bn)
         if relu6:
             out = self.name("relu6")
             lo, hi = self.vector("zero", 0.0), self.vector("six", 6.0)
@@ -132,6 +164,30 @@ def mobilenetv2():
     x = b.conv_bn(x, cin, 1280, 1, relu6=True)
     b.head(x, 1280, 1000)
     return b.model("mobilenetv2")
+
+
+def efficientnet_b0():
+    """EfficientNet-B0's layers: MBConv blocks (1x1 expansion, 3x3 / 5x5 depthwise,
+    squeeze-and-excitation, 1x1 projection, residual), SiLU everywhere, as torchvision's
+    architecture with random weights."""
+    b = Builder(3)
+    x = b.conv_bn("input", 3, 32, 3, stride=2, relu=False, silu=True)
+    cin = 32
+    for expand, kernel, stride, cout, repeats in [(1, 3, 1, 16, 1), (6, 3, 2, 24, 2), (6, 5, 2, 40, 2),
+                                                  (6, 3, 2, 80, 3), (6, 5, 1, 112, 3), (6, 5, 2, 192, 4),
+                                                  (6, 3, 1, 320, 1)]:
+        for i in range(repeats):
+            s = stride if i == 0 else 1
+            hidden = cin * expand
+            y = b.conv_bn(x, cin, hidden, 1, relu=False, silu=True) if expand != 1 else x
+            y = b.conv_bn(y, hidden, hidden, kernel, stride=s, group=hidden, relu=False, silu=True)
+            y = b.squeeze_excite(y, hidden, max(1, cin // 4))
+            y = b.conv_bn(y, hidden, cout, 1, relu=False)
+            x = b.add(y, x, relu=False) if s == 1 and cin == cout else y
+            cin = cout
+    x = b.conv_bn(x, cin, 1280, 1, relu=False, silu=True)
+    b.head(x, 1280, 1000)
+    return b.model("efficientnet_b0")
 
 
 def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):

@@ -27,14 +27,18 @@ echo "== ONNX node test suite executed with glow-run"
 .venv/bin/python python/conformance.py
 echo "== differential fuzzing: random and mutated small graphs, glow-run vs onnxruntime"
 .venv/bin/python python/differential_fuzz.py --cases 200 --seed 1 --bin target/debug
-echo "== MobileNetV2 through Glow vs onnxruntime"
-.venv/bin/python python/build_models.py mobilenetv2
-.venv/bin/python python/compare_with_onnxruntime.py .cache/models/mobilenetv2.onnx \
-  --input-shape input=1x3x224x224 --bin target/debug
+echo "== MobileNetV2 and EfficientNet-B0 through Glow vs onnxruntime"
+.venv/bin/python python/build_models.py mobilenetv2 efficientnet_b0
+for model in mobilenetv2 efficientnet_b0; do
+  .venv/bin/python python/compare_with_onnxruntime.py ".cache/models/$model.onnx" \
+    --input-shape input=1x3x224x224 --bin target/debug
+done
 echo "== export for IREE and torch-mlir: glow-import --emit=linalg, iree-compile + IREE's runtime vs onnxruntime, torch-mlir's backend contract"
-.venv/bin/python python/build_models.py encoder
-.venv/bin/python python/check_iree_export.py .cache/models/mobilenetv2.onnx \
-  --input-shape input=1x3x224x224 --bin target/debug
+.venv/bin/python python/build_models.py encoder efficientnet_b0 resnet50
+for model in mobilenetv2 efficientnet_b0 resnet50; do
+  .venv/bin/python python/check_iree_export.py ".cache/models/$model.onnx" \
+    --input-shape input=1x3x224x224 --bin target/debug
+done
 .venv/bin/python python/check_iree_export.py .cache/models/encoder.onnx \
   --input-shape input_ids=1x128 --input-shape attention_mask=1x128 --bin target/debug
 echo "== int8: onnxruntime-quantized MobileNetV2 and ResNet-50 on integer kernels vs onnxruntime int8"
