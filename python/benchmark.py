@@ -2,7 +2,7 @@
 this machine, single-threaded, and prints each one's median latency and the ratios.
 
 Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [MODEL ...]
-MODEL is one of build_models.py's names (resnet50, mobilenetv2, efficientnet_b0, encoder, and the int8
+MODEL is one of build_models.py's names (resnet50, mobilenetv2, efficientnet_b0, encoder, minilm, and the int8
 resnet50_int8, mobilenetv2_int8); the files are built into .cache/models when missing.
 IREE modules are compiled once into .cache/iree. The CPU model and its vector / int8
 flags are printed first: ratios are only comparable on the same machine.
@@ -47,6 +47,7 @@ SHAPES = {
     "mobilenetv2": {"input": [1, 3, 224, 224]},
     "efficientnet_b0": {"input": [1, 3, 224, 224]},
     "encoder": {"input_ids": [1, 128], "attention_mask": [1, 128]},
+    "minilm": {"input_ids": [2, 32], "attention_mask": [2, 32]},
 }
 INT8 = ("resnet50_int8", "mobilenetv2_int8")
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
@@ -225,7 +226,7 @@ def int8_row(name, arguments, binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*",
-                        default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", *INT8])
+                        default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", "minilm", *INT8])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")

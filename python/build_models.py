@@ -3,7 +3,7 @@ files with onnx's helper API and deterministic (seeded, He-initialized) weights,
 importer, the runners and the benchmarks. Torch is not needed; the files are not
 committed.
 
-Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|efficientnet_b0|encoder|resnet50_int8|mobilenetv2_int8 ...]
+Usage: build_models.py [--out DIR] [resnet50|mobilenetv2|efficientnet_b0|encoder|minilm|resnet50_int8|mobilenetv2_int8 ...]
 Writes DIR/<name>.onnx (default DIR: .cache/models). A `_int8` name is the float model
 through onnxruntime's own int8 tooling, as its users run it: quant_pre_process, then
 quantize_static (QDQ, per-channel int8 weights, uint8 activations) calibrated on four
@@ -166,6 +166,12 @@ def mobilenetv2():
     return b.model("mobilenetv2")
 
 
+def minilm():
+    """The BERT-style encoder at MiniLM-L6's shape: 6 layers, hidden 384, 12 heads, FFN
+    1536, a 30,522-token vocabulary, batch 2 x 32 tokens (random weights)."""
+    return encoder(layers=6, hidden=384, heads=12, ffn=1536, seq=32, vocab=30522, batch=2)
+
+
 def efficientnet_b0():
     """EfficientNet-B0's layers: MBConv blocks (1x1 expansion, 3x3 / 5x5 depthwise,
     squeeze-and-excitation, 1x1 projection, residual), SiLU everywhere, as torchvision's
@@ -190,13 +196,13 @@ def efficientnet_b0():
     return b.model("efficientnet_b0")
 
 
-def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):
+def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000, batch=1):
     """A BERT-style encoder as exporters write it: int64 input_ids and attention_mask
-    [1, seq]; word + position embeddings and LayerNormalization; per layer, multi-head
+    [batch, seq]; word + position embeddings and LayerNormalization; per layer, multi-head
     self-attention (MatMul + bias, Reshape/Transpose into heads, scaled scores, the mask
     as (1 - Cast(mask)) * -10000 unsqueezed and added, Softmax, context back through
     Transpose/Reshape, output projection, residual, LayerNormalization) and a feed-forward
-    block with Erf-based Gelu; output last_hidden_state [1, seq, hidden]."""
+    block with Erf-based Gelu; output last_hidden_state [batch, seq, hidden]."""
     b = Builder(11)
     head_dim = hidden // heads
 
@@ -226,8 +232,8 @@ def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):
     mask = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
     mask = node("Mul", [node("Sub", [const("one", 1.0), mask]), const("neg", -10000.0)])
     mask = node("Unsqueeze", [mask, const("axes", [1, 2], np.int64)])
-    split = const("heads_shape", [1, seq, heads, head_dim], np.int64)
-    merge = const("hidden_shape", [1, seq, hidden], np.int64)
+    split = const("heads_shape", [batch, seq, heads, head_dim], np.int64)
+    merge = const("hidden_shape", [batch, seq, hidden], np.int64)
     scale = const("scale", np.sqrt(head_dim))
     for _ in range(layers):
         q, k, v = (node("Transpose", [node("Reshape", [dense(x, hidden, hidden), split])],
@@ -244,9 +250,9 @@ def encoder(layers=2, hidden=128, heads=4, ffn=512, seq=128, vocab=1000):
     b.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
     graph = helper.make_graph(
         b.nodes, "encoder",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, seq]),
-         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, [1, seq])],
-        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [1, seq, hidden])],
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [batch, seq]),
+         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, [batch, seq])],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [batch, seq, hidden])],
         b.initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=9,
                               producer_name="glow-mlir build_models.py")

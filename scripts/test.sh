@@ -34,13 +34,15 @@ for model in mobilenetv2 efficientnet_b0; do
     --input-shape input=1x3x224x224 --bin target/debug
 done
 echo "== export for IREE and torch-mlir: glow-import --emit=linalg, iree-compile + IREE's runtime vs onnxruntime, torch-mlir's backend contract"
-.venv/bin/python python/build_models.py encoder efficientnet_b0 resnet50
+.venv/bin/python python/build_models.py encoder minilm efficientnet_b0 resnet50
 for model in mobilenetv2 efficientnet_b0 resnet50; do
   .venv/bin/python python/check_iree_export.py ".cache/models/$model.onnx" \
     --input-shape input=1x3x224x224 --bin target/debug
 done
 .venv/bin/python python/check_iree_export.py .cache/models/encoder.onnx \
   --input-shape input_ids=1x128 --input-shape attention_mask=1x128 --bin target/debug
+.venv/bin/python python/check_iree_export.py .cache/models/minilm.onnx \
+  --input-shape input_ids=2x32 --input-shape attention_mask=2x32 --bin target/debug
 echo "== int8: onnxruntime-quantized MobileNetV2 and ResNet-50 on integer kernels vs onnxruntime int8"
 .venv/bin/python python/build_models.py mobilenetv2_int8 resnet50_int8
 for model in mobilenetv2_int8 resnet50_int8; do
