@@ -33,3 +33,12 @@
 // EXEC: bundle top-5:   [2, 3, 4, 1, 0]
 // EXEC-NEXT: glow-run top-5: [2, 3, 4, 1, 0]
 // EXEC: PASS
+
+// --memory-report: the line scripts read, then the details (the lower bound is the
+// most bytes alive at one time; the tiny CNN's plan meets it).
+// RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny --memory-report | FileCheck %s --check-prefix=MEMORY
+// MEMORY: bundle tiny:
+// MEMORY-NEXT: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
+// MEMORY-NEXT: {{^}}activation buffers: 3712 bytes if none shared memory; placement: first fit in program order
+// MEMORY-NEXT: {{^}}weights: 1216 bytes; inputs and outputs: 832 bytes
+// MEMORY-NEXT: {{^}}largest buffers live at the peak: {{.*}}tiny-cnn.mlir:7:8: 2048 bytes, {{.*}}: 1200 bytes

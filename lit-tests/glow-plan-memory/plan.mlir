@@ -6,7 +6,10 @@
 // CHECK: memref.global "private" constant @w : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {glow.constant_offset = 0 : index}
 // CHECK-LABEL: func.func @f
 // CHECK-SAME: (%[[CONSTANT:.*]]: memref<64xi8>, %[[MUTABLE:.*]]: memref<128xi8>, %[[ACTIVATIONS:.*]]: memref<128xi8>)
-// CHECK-SAME: glow.activations_size = 128 : index, glow.constant_size = 64 : index, glow.mutable_offsets = array<i64: 0, 64>, glow.mutable_size = 128 : index
+// The liveness lower bound (%a or %c with %b: 128 bytes) is met; unshared, the three
+// buffers would take 192 bytes; the largest buffers alive at the peak, by position.
+// CHECK-SAME: glow.activations_at_peak = ["{{.*}}plan.mlir:{{[0-9]+}}:8: 16 bytes", "{{.*}}plan.mlir:{{[0-9]+}}:8: 16 bytes"]
+// CHECK-SAME: glow.activations_lower_bound = 128 : index, glow.activations_placement = "first fit in program order", glow.activations_size = 128 : index, glow.activations_unshared = 192 : index, glow.constant_size = 64 : index, glow.mutable_offsets = array<i64: 0, 64>, glow.mutable_size = 128 : index
 // One constant per offset, then the views (activations, constants, then arguments).
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: %[[C0:.*]] = arith.constant 0 : index

@@ -1,7 +1,10 @@
 //! Static placement of buffers with known lifetimes in one arena (Glow's activation
-//! memory planning): buffers are placed in order of their first use, each at the
-//! lowest aligned offset where it overlaps no buffer alive at the same time, so
-//! buffers whose lifetimes do not intersect share memory.
+//! memory planning): buffers are placed one by one, each at the lowest aligned offset
+//! where it overlaps no buffer alive at the same time already placed, so buffers whose
+//! lifetimes do not intersect share memory. The order matters; [`plan`] tries Glow's
+//! (program order, as first-fit allocation at run time would) and two others
+//! (largest buffers first, longest lifetimes first) and keeps the smallest arena. No
+//! placement can beat [`lower_bound`], the most bytes alive at one time.
 
 /// A buffer to place: its size in bytes and the interval of op positions (inclusive)
 /// during which it is alive.
@@ -20,10 +23,93 @@ pub fn align_up(value: u64, alignment: u64) -> u64 {
     value.div_ceil(alignment) * alignment
 }
 
-/// The offset of each buffer (aligned to `alignment`) and the arena size.
+/// The offset of each buffer (aligned to `alignment`) and the arena size, placing
+/// buffers in program order (Glow's first fit).
 pub fn place(buffers: &[Interval], alignment: u64) -> (Vec<u64>, u64) {
+    place_in_order(buffers, alignment, Strategy::ProgramOrder)
+}
+
+/// The order in which buffers are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// By first use, larger first on ties (Glow's first fit).
+    ProgramOrder,
+    /// Largest first (best fit by size: the buffers that set the peak go in first).
+    LargestFirst,
+    /// Longest lifetime first, then largest.
+    LongestFirst,
+}
+
+impl Strategy {
+    /// Every strategy, in the order [`plan`] tries them.
+    pub const ALL: [Strategy; 3] = [
+        Strategy::ProgramOrder,
+        Strategy::LargestFirst,
+        Strategy::LongestFirst,
+    ];
+
+    /// The name reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::ProgramOrder => "first fit in program order",
+            Strategy::LargestFirst => "largest first",
+            Strategy::LongestFirst => "longest lifetime first",
+        }
+    }
+}
+
+/// The best of [`Strategy::ALL`]: offsets, arena size and the strategy that gave it
+/// (the first one on ties).
+pub fn plan(buffers: &[Interval], alignment: u64) -> (Vec<u64>, u64, Strategy) {
+    Strategy::ALL
+        .iter()
+        .map(|&strategy| {
+            let (offsets, size) = place_in_order(buffers, alignment, strategy);
+            (offsets, size, strategy)
+        })
+        .min_by_key(|(_, size, _)| *size)
+        .expect("at least one strategy")
+}
+
+/// The most bytes (each buffer rounded up to `alignment`) alive at one position, and
+/// that position: no placement needs less.
+pub fn lower_bound(buffers: &[Interval], alignment: u64) -> (u64, usize) {
+    let mut events: Vec<(usize, i64)> = Vec::with_capacity(2 * buffers.len());
+    for buffer in buffers {
+        let size = align_up(buffer.size, alignment) as i64;
+        events.push((buffer.start, size));
+        events.push((buffer.end + 1, -size));
+    }
+    // Frees before allocations at the same position (an interval ends inclusively).
+    events.sort_by_key(|&(position, delta)| (position, delta));
+    let (mut live, mut peak, mut at) = (0i64, 0i64, 0usize);
+    for (position, delta) in events {
+        live += delta;
+        if live > peak {
+            (peak, at) = (live, position);
+        }
+    }
+    (peak as u64, at)
+}
+
+/// Placement in the order `strategy` gives.
+pub fn place_in_order(buffers: &[Interval], alignment: u64, strategy: Strategy) -> (Vec<u64>, u64) {
     let mut order: Vec<usize> = (0..buffers.len()).collect();
-    order.sort_by_key(|&i| (buffers[i].start, std::cmp::Reverse(buffers[i].size)));
+    match strategy {
+        Strategy::ProgramOrder => {
+            order.sort_by_key(|&i| (buffers[i].start, std::cmp::Reverse(buffers[i].size)))
+        }
+        Strategy::LargestFirst => {
+            order.sort_by_key(|&i| (std::cmp::Reverse(buffers[i].size), buffers[i].start))
+        }
+        Strategy::LongestFirst => order.sort_by_key(|&i| {
+            (
+                std::cmp::Reverse(buffers[i].end - buffers[i].start),
+                std::cmp::Reverse(buffers[i].size),
+                buffers[i].start,
+            )
+        }),
+    }
     let mut offsets = vec![0u64; buffers.len()];
     let mut placed: Vec<usize> = Vec::new();
     let mut arena = 0u64;

@@ -11,7 +11,11 @@
 //!   use, through views and subviews) do not overlap share memory. Their deallocs go.
 //!
 //! The sizes are recorded as `glow.constant_size`, `glow.mutable_size` and
-//! `glow.activations_size`. Offsets are 64-byte aligned. With
+//! `glow.activations_size`, with the activations' liveness lower bound
+//! (`glow.activations_lower_bound`, the most bytes alive at one time), the bytes they
+//! would take unshared (`glow.activations_unshared`), the placement strategy that won
+//! ([`first_fit::plan`] tries three) and the largest buffers alive at the peak with
+//! the nodes that own them (`glow.activations_at_peak`). Offsets are 64-byte aligned. With
 //! `convert-func-to-llvm{use-bare-ptr-memref-call-conv}` the C signature is
 //! `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
 
@@ -19,11 +23,14 @@ pub mod first_fit;
 mod liveness;
 
 use crate::framework::{emit_error, OptionKind, PassDefinition, PassOption, PassOptions};
-use first_fit::{align_up, place, Interval};
+use first_fit::{align_up, lower_bound, plan, Interval};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::{DenseI64ArrayAttribute, IntegerAttribute, TypeAttribute},
+        attribute::{
+            ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute,
+            TypeAttribute,
+        },
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::{FunctionType, IntegerType, MemRefType},
         Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Location, OperationRef,
@@ -310,7 +317,32 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         }
     };
     let intervals: Vec<Interval> = allocations.iter().map(|a| a.interval).collect();
-    let (activation_offsets, activations_size) = place(&intervals, ALIGNMENT);
+    let (activation_offsets, activations_size, strategy) = plan(&intervals, ALIGNMENT);
+    let (lower_bound, peak) = lower_bound(&intervals, ALIGNMENT);
+    let unshared: u64 = intervals.iter().map(|i| align_up(i.size, ALIGNMENT)).sum();
+    // The largest buffers alive at the peak, with the node that allocates each.
+    let mut at_peak: Vec<(u64, String)> = allocations
+        .iter()
+        .filter(|a| a.interval.start <= peak && peak <= a.interval.end)
+        .map(|a| {
+            let owner = crate::to_linalg::index_checks::node_name(a.op).unwrap_or_else(|| {
+                // No node name (a hand-written module): its file position.
+                let text = a.op.location().to_string();
+                text.trim_start_matches("loc(")
+                    .trim_end_matches(')')
+                    .replace('"', "")
+            });
+            (a.interval.size, owner)
+        })
+        .collect();
+    at_peak.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let peak_text: Vec<Attribute> = at_peak
+        .iter()
+        .take(5)
+        .map(|(size, owner)| {
+            StringAttribute::new(context, &format!("{owner}: {size} bytes")).into()
+        })
+        .collect();
 
     // The new signature: three byte buffers.
     let byte = IntegerType::new(context, 8).into();
@@ -400,6 +432,18 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     set_attribute(function, "glow.constant_size", size(constant_size));
     set_attribute(function, "glow.mutable_size", size(mutable_size));
     set_attribute(function, "glow.activations_size", size(activations_size));
+    set_attribute(function, "glow.activations_lower_bound", size(lower_bound));
+    set_attribute(function, "glow.activations_unshared", size(unshared));
+    set_attribute(
+        function,
+        "glow.activations_placement",
+        StringAttribute::new(context, strategy.name()).into(),
+    );
+    set_attribute(
+        function,
+        "glow.activations_at_peak",
+        ArrayAttribute::new(context, &peak_text).into(),
+    );
     set_attribute(
         function,
         "glow.mutable_offsets",

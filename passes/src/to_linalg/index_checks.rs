@@ -46,7 +46,7 @@ pub fn safe_index<'c, 'k>(
 
 /// The name the location of `op` gives (a NameLoc's, or a fused / call-site
 /// location's first), for messages.
-fn node_name(op: OperationRef) -> Option<String> {
+pub(crate) fn node_name(op: OperationRef) -> Option<String> {
     fn name(location: mlir_sys::MlirLocation) -> Option<String> {
         // SAFETY: location queries on a valid location; children are valid.
         unsafe {

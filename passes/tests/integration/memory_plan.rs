@@ -3,7 +3,9 @@
 
 use glow_passes::{
     cpu_schedule::tiles::{largest_divisor_at_most, tiling, Kernel},
-    memory_plan::first_fit::{place, Interval},
+    memory_plan::first_fit::{
+        lower_bound, place, place_in_order, plan, Interval, Strategy as Placement,
+    },
 };
 use proptest::prelude::*;
 
@@ -32,6 +34,82 @@ proptest! {
         let total: u64 = buffers.iter().map(|b| b.size.div_ceil(64) * 64).sum();
         prop_assert!(arena <= total);
     }
+
+    #[test]
+    fn every_strategy_is_valid_and_the_plan_is_the_best(
+        buffers in proptest::collection::vec(interval(), 1..40)
+    ) {
+        let (bound, _) = lower_bound(&buffers, 64);
+        let (_, best, _) = plan(&buffers, 64);
+        for strategy in Placement::ALL {
+            let (offsets, arena) = place_in_order(&buffers, 64, strategy);
+            prop_assert!(arena >= bound, "{:?} beat the lower bound", strategy);
+            prop_assert!(best <= arena);
+            for (i, a) in buffers.iter().enumerate() {
+                for (j, b) in buffers.iter().enumerate().skip(i + 1) {
+                    let alive_together = a.start <= b.end && b.start <= a.end;
+                    let disjoint =
+                        offsets[i] + a.size <= offsets[j] || offsets[j] + b.size <= offsets[i];
+                    prop_assert!(!alive_together || disjoint, "{:?}: {} and {} overlap", strategy, i, j);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_lower_bound_is_the_most_bytes_alive_at_once() {
+    let buffers = [
+        Interval {
+            size: 100,
+            start: 0,
+            end: 2,
+        },
+        Interval {
+            size: 200,
+            start: 1,
+            end: 3,
+        },
+        Interval {
+            size: 300,
+            start: 3,
+            end: 4,
+        },
+    ];
+    // Position 1-2: 128 + 256; position 3: 256 + 320 (ends are inclusive).
+    assert_eq!(lower_bound(&buffers, 64), (576, 3));
+}
+
+#[test]
+fn largest_first_reaches_the_lower_bound_where_program_order_does_not() {
+    // A small buffer placed first in program order pushes the big ones above it.
+    let buffers = [
+        Interval {
+            size: 64,
+            start: 0,
+            end: 1,
+        },
+        Interval {
+            size: 640,
+            start: 1,
+            end: 2,
+        },
+        Interval {
+            size: 640,
+            start: 2,
+            end: 3,
+        },
+        Interval {
+            size: 64,
+            start: 3,
+            end: 3,
+        },
+    ];
+    let (_, program_order) = place_in_order(&buffers, 64, Placement::ProgramOrder);
+    let (_, best, _) = plan(&buffers, 64);
+    assert_eq!(program_order, 1344);
+    assert_eq!(best, 1280);
+    assert_eq!(best, lower_bound(&buffers, 64).0);
 }
 
 #[test]

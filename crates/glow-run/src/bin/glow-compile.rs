@@ -40,6 +40,12 @@ struct Arguments {
     /// The function of a .mlir module to compile.
     #[arg(long, default_value = "main")]
     function: String,
+    /// Print the memory plan: `activations: planned N bytes, lower bound M bytes`
+    /// (the lower bound is the most bytes alive at one time), then the unshared
+    /// total, the placement strategy, the weight bytes and the largest buffers alive
+    /// at the peak.
+    #[arg(long)]
+    memory_report: bool,
     /// Refuse models in which one tensor would exceed this many bytes.
     #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
     max_tensor_bytes: u64,
@@ -54,6 +60,7 @@ fn run(arguments: Arguments) -> Result<()> {
             "a bundle for --target-cpu {cpu}: say which int8 kernels it runs with --int8-kernels (amx, avx512-vnni, generic or reference)"
         );
     }
+    let memory_report = arguments.memory_report;
     let summary = compile_bundle(&BundleRequest {
         int8_kernels: arguments
             .quantization
@@ -77,6 +84,9 @@ fn run(arguments: Arguments) -> Result<()> {
         summary.mutable_weights_size,
         summary.activations_size
     );
+    if memory_report {
+        glow_run::outln!("{}", summary.memory_report().trim_end());
+    }
     Ok(())
 }
 

@@ -66,6 +66,70 @@ pub struct BundleSummary {
     pub mutable_weights_size: u64,
     /// Bytes of activations.
     pub activations_size: u64,
+    /// How the activations were placed.
+    pub memory: MemoryPlan,
+}
+
+/// What `glow-plan-memory` recorded about the activation arena.
+#[derive(Clone, Debug)]
+pub struct MemoryPlan {
+    /// The most bytes of activations alive at one time: no placement needs less.
+    pub lower_bound: u64,
+    /// The bytes the activations would take if none shared memory.
+    pub unshared: u64,
+    /// The placement strategy that gave the smallest arena.
+    pub placement: String,
+    /// The largest buffers alive at the peak (`node: N bytes`).
+    pub at_peak: Vec<String>,
+}
+
+impl MemoryPlan {
+    fn read(function: OperationRef) -> Result<Self> {
+        use melior::ir::attribute::ArrayAttribute;
+        let string = |name: &str| -> Result<String> {
+            Ok(StringAttribute::try_from(function.attribute(name)?)
+                .map_err(|_| anyhow::anyhow!("'{name}' is not a string"))?
+                .value()
+                .to_string())
+        };
+        let at_peak = ArrayAttribute::try_from(function.attribute("glow.activations_at_peak")?)
+            .map_err(|_| anyhow::anyhow!("the memory plan left no peak"))?;
+        Ok(Self {
+            lower_bound: index_attribute(function, "glow.activations_lower_bound")?,
+            unshared: index_attribute(function, "glow.activations_unshared")?,
+            placement: string("glow.activations_placement")?,
+            at_peak: (0..at_peak.len())
+                .filter_map(|i| at_peak.element(i).ok())
+                .filter_map(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .collect(),
+        })
+    }
+}
+
+impl BundleSummary {
+    /// The memory report: first the line scripts read, exactly
+    /// `activations: planned N bytes, lower bound M bytes`, then the details.
+    pub fn memory_report(&self) -> String {
+        let memory = &self.memory;
+        format!(
+            "activations: planned {} bytes, lower bound {} bytes\n\
+             activation buffers: {} bytes if none shared memory; placement: {}\n\
+             weights: {} bytes; inputs and outputs: {} bytes\n\
+             largest buffers live at the peak: {}\n",
+            self.activations_size,
+            memory.lower_bound,
+            memory.unshared,
+            memory.placement,
+            self.constant_weights_size,
+            self.mutable_weights_size,
+            if memory.at_peak.is_empty() {
+                "none".to_string()
+            } else {
+                memory.at_peak.join(", ")
+            }
+        )
+    }
 }
 
 fn set_string_attribute(op: OperationRef, name: &str, value: &str) {
@@ -223,8 +287,9 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         &mut module,
         &format!("builtin.module({})", pipeline.bundle_front(&name)),
     )?;
-    let (sizes, offsets) = {
+    let (sizes, offsets, memory) = {
         let function = find_function(&module, &name)?;
+        let memory = MemoryPlan::read(function)?;
         let sizes = [
             index_attribute(function, "glow.constant_size")?,
             index_attribute(function, "glow.mutable_size")?,
@@ -235,7 +300,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         let offsets: Vec<u64> = (0..offsets.len())
             .map(|i| offsets.element(i).map(|o| o as u64))
             .collect::<Result<_, _>>()?;
-        (sizes, offsets)
+        (sizes, offsets, memory)
     };
     let weights = extract_weights(&module, sizes[0])?;
     glow_passes::run_pipeline(
@@ -290,5 +355,6 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         constant_weights_size: sizes[0],
         mutable_weights_size: sizes[1],
         activations_size: sizes[2],
+        memory,
     })
 }
