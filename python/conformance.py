@@ -2,7 +2,10 @@
 with the case's expected output (the suite's own rtol/atol), printing pass / fail /
 unsupported counts per op and overall.
 
-Usage: conformance.py [--bin DIR] [--jobs N] [--failures] [--ops Op,Op] [--backend glow|iree]
+Usage: conformance.py [--bin DIR] [--jobs N] [--failures] [--ops Op,Op] [--backend glow|bundle|iree]
+
+--backend bundle runs each case as a glow-compile bundle through the `glow` Python
+package (glow.compile, then the bundle called on numpy arrays) instead of glow-run.
 
 --backend iree runs each case through glow's export instead (glow-import --emit=linalg,
 iree-compile for the host CPU, IREE's runtime): cases IREE refuses to compile are
@@ -77,6 +80,41 @@ def run_case(bin_dir, folder, frozen):
     return "pass", ""
 
 
+def run_case_bundle(bin_dir, folder, frozen):
+    """One case through the glow package: glow.compile (glow-compile + ctypes) and a call."""
+    import os
+    os.environ["GLOW_BIN_DIR"] = str(bin_dir)
+    sys.path.insert(0, str(ROOT / "python"))
+    import glow
+    model = onnx.load(folder / "model.onnx", load_external_data=False)
+    initializers = {t.name for t in model.graph.initializer}
+    data = folder / "test_data_set_0"
+    rtol, atol = (float(v) for v in (folder / "tolerance.txt").read_text().split())
+    if frozen:
+        return "unsupported", "the glow package has no --freeze-input"
+    feeds = {}
+    for i, value in enumerate(model.graph.input):
+        if value.name not in initializers:
+            feeds[value.name] = numpy_helper.to_array(onnx.load_tensor(str(data / f"input_{i}.pb")))
+    try:
+        compiled = glow.compile(folder / "model.onnx",
+                                input_shapes={n: a.shape for n, a in feeds.items()})
+        outputs = compiled.run(feeds)
+    except glow.GlowError as error:
+        message = str(error)
+        return ("unsupported" if UNSUPPORTED.search(message) else "fail"), message
+    except ValueError as error:
+        return "fail", str(error)
+    for i, value in enumerate(model.graph.output):
+        expected = numpy_helper.to_array(onnx.load_tensor(str(data / f"output_{i}.pb")))
+        got = outputs[value.name]
+        if got.shape != expected.shape:
+            return "fail", f"output {value.name}: shape {got.shape}, expected {expected.shape}"
+        if not np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):
+            return "fail", f"output {value.name}: outside tolerance (rtol {rtol}, atol {atol})"
+    return "pass", ""
+
+
 def run_case_iree(bin_dir, folder, frozen):
     """One case through glow-import --emit=linalg, iree-compile and IREE's runtime."""
     import iree.runtime as ireert
@@ -143,9 +181,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--ops", default="")
-    parser.add_argument("--backend", choices=["glow", "iree"], default="glow")
+    parser.add_argument("--backend", choices=["glow", "bundle", "iree"], default="glow")
     arguments = parser.parse_args()
-    run = run_case if arguments.backend == "glow" else run_case_iree
+    run = {"glow": run_case, "bundle": run_case_bundle, "iree": run_case_iree}[arguments.backend]
     outcomes = ["pass", "fail", "unsupported"] + (["iree-rejects"] if arguments.backend == "iree" else [])
     bin_dir = pathlib.Path(arguments.bin)
     wanted = set(filter(None, arguments.ops.split(",")))

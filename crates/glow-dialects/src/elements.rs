@@ -20,6 +20,9 @@ pub fn f32_values(attribute: Attribute, count: usize) -> Option<Vec<f32>> {
                 return Some(vec![value; count]);
             }
             let data = mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const f32;
+            if count == 0 || data.is_null() {
+                return Some(Vec::new());
+            }
             return Some(std::slice::from_raw_parts(data, count).to_vec());
         }
         if mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
@@ -124,6 +127,10 @@ pub fn raw_bytes(attribute: Attribute, element_bytes: usize, float: bool) -> Opt
         let count = mlir_sys::mlirElementsAttrGetNumElements(raw) as usize;
         if mlir_sys::mlirAttributeIsADenseElements(raw) {
             let data = mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const u8;
+            if count == 0 || data.is_null() {
+                // An empty tensor has no data (MLIR hands out a null pointer).
+                return Some(Vec::new());
+            }
             if mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
                 let one = std::slice::from_raw_parts(data, element_bytes);
                 return Some(one.repeat(count));
