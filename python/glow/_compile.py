@@ -21,6 +21,9 @@ _CALIBRATIONS = ("minmax", "kl", "percentile")
 def _shape_flags(input_shapes: Mapping[str, Sequence[int]] | None) -> list[str]:
     flags = []
     for name, dims in (input_shapes or {}).items():
+        if len(dims) == 0:
+            # A scalar has no dimension to pin (and --input-shape cannot spell rank 0).
+            continue
         if not all(isinstance(d, (int, np.integer)) and d >= 0 for d in dims):
             raise ValueError(f"input_shapes['{name}']: {list(dims)} is not a list of "
                              "non-negative integers")
