@@ -12,3 +12,10 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %y = glow.graph.add %r, %r : tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// --profile-layers: each top-level op timed over the runs, the slowest first, with
+// its share; the summary line keeps its form.
+// RUN: glow-run %s --repeat 3 --profile-layers | FileCheck %s --check-prefix=LAYERS
+// LAYERS: layers: {{[0-9]+}} timed, {{[0-9.]+}} ms per run in them; the {{[0-9]+}} slowest:
+// LAYERS-NEXT: {{ +[0-9.]+% +[0-9.]+ ms  [a-z]+\.[a-z_]+ }}
+// LAYERS: compile {{[0-9.]+}} s, run {{[0-9.]+}} ms (3 runs, median)

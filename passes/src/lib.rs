@@ -11,6 +11,7 @@ pub mod cpu_schedule;
 pub mod export_linalg;
 pub mod framework;
 pub mod graph_optimize;
+pub mod layer_timing;
 pub mod lower_checks;
 pub mod lower_nodes;
 pub mod memory_plan;
@@ -36,6 +37,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &lower_checks::LOWER_CHECKS,
+    &layer_timing::TIME_LAYERS,
     &export_linalg::EXPORT_FINALIZE,
     &cpu_schedule::TILE_AND_VECTORIZE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,

@@ -65,6 +65,9 @@ pub struct CpuPipeline {
     /// `convert-scf-to-openmp`), run by LLVM's OpenMP runtime (libomp); 0 and 1 compile
     /// plain sequential loops.
     pub threads: u32,
+    /// Bracket each top-level operation with timing calls (`glow-time-layers`), for
+    /// runners that define them (glow-run --profile-layers).
+    pub time_layers: bool,
 }
 
 impl CpuPipeline {
@@ -134,8 +137,13 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
     /// upstream deallocation of the buffers, the buffer stages.
     pub fn jit(&self) -> String {
         format!(
-            "{}buffer-deallocation-pipeline,{}{}",
+            "{}{}buffer-deallocation-pipeline,{}{}",
             self.tensor_stages(),
+            if self.time_layers {
+                "glow-time-layers,"
+            } else {
+                ""
+            },
             self.buffer_scheduling_stages(),
             self.buffer_lowering_stages(
                 "",

@@ -91,6 +91,11 @@ struct Arguments {
     /// against the float model on the same input, worst first.
     #[arg(long, requires = "load_profile")]
     quantization_report: bool,
+    /// Time each top-level operation of the compiled model (a convolution's tile loop,
+    /// a fused elementwise chain, ...) over the runs and print the 20 slowest with
+    /// their share (the timing calls add a little time of their own).
+    #[arg(long)]
+    profile_layers: bool,
 }
 
 impl Arguments {
@@ -111,6 +116,7 @@ impl Arguments {
             threads: self.threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
             }),
+            time_layers: self.profile_layers,
             ..Default::default()
         })
     }
@@ -323,11 +329,19 @@ fn run(arguments: Arguments) -> Result<()> {
     };
     let compiled = compile(&context, &arguments.source(), &options, &mut |_| {})?;
     let mut data = inputs(&compiled, &arguments)?;
+    glow_runtime::layer_timing::reset();
     let (produced, median) = compiled.run(&mut data, arguments.repeat)?;
     if let Some(folder) = &arguments.output_dir {
         write_outputs(folder, &compiled.outputs, &produced)?;
     }
     print_outputs(&compiled.outputs, &produced);
+    if arguments.profile_layers {
+        for line in
+            glow_runtime::layer_timing::report(&compiled.layers, arguments.repeat.max(1), 20)
+        {
+            glow_run::outln!("{line}");
+        }
+    }
     summary_line(compiled.compile_time, median, arguments.repeat.max(1));
     Ok(())
 }

@@ -24,6 +24,7 @@
 pub mod allocation;
 pub mod bundle;
 pub mod calibration;
+pub mod layer_timing;
 pub mod model;
 pub mod profiling;
 pub mod report;
@@ -163,6 +164,7 @@ pub fn compile(model: &Path, options: &Options) -> Result<Executable, Error> {
                 int8_kernels: options.int8_kernels,
                 runner_allocator: true,
                 threads: options.threads,
+                time_layers: false,
             },
         },
         &mut |_| {},

@@ -68,6 +68,8 @@ pub struct Compiled {
     pub inputs: Vec<Port>,
     /// Output ports.
     pub outputs: Vec<Port>,
+    /// The timed layers' names (`glow.layers`), when the pipeline timed layers.
+    pub layers: Vec<String>,
     /// Profiled values (id, name) and the graph hash, when the prefix profiled.
     pub profiled: (Vec<(i64, String)>, Option<String>),
     /// Load, pipeline and code generation time.
@@ -127,11 +129,13 @@ pub fn compile(
         bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
     }
     let errors = runtime_errors(&module);
+    let layers = string_array(&module, glow_passes::layer_timing::LAYERS);
     if options.pipeline.threads > 1 {
         load_openmp()?;
     }
     let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
     profiling::register(&engine);
+    crate::layer_timing::register(&engine);
     crate::allocation::register(&engine);
     // LLVM generates code when a symbol is first looked up: do it now, so the compile
     // time includes code generation and the first run does not.
@@ -155,6 +159,7 @@ pub fn compile(
         engine,
         take_status,
         errors,
+        layers,
         function: source.function.to_string(),
         inputs,
         outputs,
@@ -282,13 +287,18 @@ impl Compiled {
 
 /// The messages of the module's runtime checks (`glow.runtime_errors`), by number - 1.
 fn runtime_errors(module: &melior::ir::Module) -> Vec<String> {
+    string_array(module, glow_passes::lower_checks::RUNTIME_ERRORS)
+}
+
+/// The strings of the module's array attribute `name` (empty when absent).
+fn string_array(module: &melior::ir::Module, name: &str) -> Vec<String> {
     use melior::ir::{
         attribute::{ArrayAttribute, StringAttribute},
         operation::OperationLike,
     };
     module
         .as_operation()
-        .attribute(glow_passes::lower_checks::RUNTIME_ERRORS)
+        .attribute(name)
         .ok()
         .and_then(|a| ArrayAttribute::try_from(a).ok())
         .map(|array| {

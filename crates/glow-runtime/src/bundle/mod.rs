@@ -251,6 +251,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         runner_allocator: false,
         // Bundles run on the caller's thread: no OpenMP runtime to link.
         threads: 1,
+        time_layers: false,
     };
     let prefix = match &arguments.quantization {
         Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),

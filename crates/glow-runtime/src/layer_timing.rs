@@ -1,0 +1,77 @@
+//! The runner side of `glow-time-layers`: `glow_layer_begin(N)` / `glow_layer_end(N)`
+//! add each layer's wall time to a per-layer total; [`report`] lists the layers that
+//! took longest, with their share of the timed total.
+
+use melior::ExecutionEngine;
+use std::{
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+/// Per layer: the total time and the start of the running call.
+static TIMES: Mutex<Vec<(Duration, Option<Instant>)>> = Mutex::new(Vec::new());
+
+extern "C" fn begin(id: i64) {
+    let now = Instant::now();
+    let mut times = TIMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Ok(index) = usize::try_from(id) {
+        if index >= times.len() {
+            times.resize(index + 1, (Duration::ZERO, None));
+        }
+        times[index].1 = Some(now);
+    }
+}
+
+extern "C" fn end(id: i64) {
+    let now = Instant::now();
+    let mut times = TIMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(entry) = usize::try_from(id).ok().and_then(|i| times.get_mut(i)) {
+        if let Some(start) = entry.1.take() {
+            entry.0 += now - start;
+        }
+    }
+}
+
+/// Makes `engine` resolve the two timing functions (call before the first lookup).
+pub fn register(engine: &ExecutionEngine) {
+    // SAFETY: C-ABI functions `(i64) -> ()` that live for the process.
+    unsafe {
+        engine.register_symbol("glow_layer_begin", begin as *const () as *mut ());
+        engine.register_symbol("glow_layer_end", end as *const () as *mut ());
+    }
+}
+
+/// Clears the totals (before the timed runs).
+pub fn reset() {
+    TIMES.lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
+/// The `top` layers by total time as report lines (share of the timed total, time per
+/// run, the layer's kind and node), `names` the module's `glow.layers`, over `runs`.
+pub fn report(names: &[String], runs: usize, top: usize) -> Vec<String> {
+    let times = TIMES.lock().unwrap_or_else(|e| e.into_inner());
+    let total: Duration = times.iter().map(|(t, _)| *t).sum();
+    let mut order: Vec<usize> = (0..times.len()).collect();
+    order.sort_by(|a, b| times[*b].0.cmp(&times[*a].0));
+    let runs = runs.max(1) as f64;
+    let mut lines = vec![format!(
+        "layers: {} timed, {:.3} ms per run in them; the {} slowest:",
+        times.len(),
+        total.as_secs_f64() * 1e3 / runs,
+        top.min(times.len())
+    )];
+    for index in order.into_iter().take(top) {
+        let share = if total.is_zero() {
+            0.0
+        } else {
+            100.0 * times[index].0.as_secs_f64() / total.as_secs_f64()
+        };
+        lines.push(format!(
+            "{:>6.1}% {:>9.3} ms  {}",
+            share,
+            times[index].0.as_secs_f64() * 1e3 / runs,
+            names.get(index).map_or("?", String::as_str)
+        ));
+    }
+    lines
+}
