@@ -93,6 +93,18 @@
 // RUN: not glow-import %t/resize.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE
 // RESIZE: glow-import: error: node 'up' (Resize): scale NaN is not a positive finite number
 
+// Gemm's reduction sizes are checked before the op is built (found by the mutation
+// fuzzer: the builder's type inference used to reject it with a caught panic).
+// RUN: %python %S/Inputs/models.py gemm-mismatch %t/gemm.onnx
+// RUN: not glow-import %t/gemm.onnx 2>&1 | FileCheck %s --check-prefix=GEMM
+// GEMM: glow-import: error: node 'fc' (Gemm): A [1, 72] and B [128, 10] (after transposition) have different reduction sizes (72 vs 128)
+
+// Names and op types with control characters stay on one line (escaped).
+// RUN: %python %S/Inputs/models.py newline-names %t/newline.onnx
+// RUN: not glow-import %t/newline.onnx 2>&1 | FileCheck %s --check-prefix=NEWLINE
+// NEWLINE: glow-import: error: node 'bad\nname' (Relu\nInjected): unsupported op
+// NEWLINE-NOT: Injected
+
 // raw_data shorter than the dims need.
 // RUN: %python %S/Inputs/models.py bad-raw-data %t/raw.onnx
 // RUN: not glow-import %t/raw.onnx 2>&1 | FileCheck %s --check-prefix=RAW

@@ -1,13 +1,34 @@
 //! Import errors: each names the file, node (name and op type), input or tensor at
-//! fault and says why, on one line.
+//! fault and says why, on one line: names and text that come from the model (or a
+//! file name) have their control characters escaped, so a hostile name cannot break
+//! the line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// `text` with control characters (newlines, escapes, NUL ...) escaped as `\n`,
+/// `\u{1b}`: model-supplied text printed in one line.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+fn printable_path(path: &Path) -> String {
+    printable(&path.display().to_string())
+}
 
 /// Why a model could not be imported.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// The model file (or an external-data file) cannot be read.
-    #[error("cannot read '{path}'")]
+    #[error("cannot read '{}'", printable_path(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -15,7 +36,7 @@ pub enum ImportError {
         source: std::io::Error,
     },
     /// The bytes are not an ONNX model (truncated, corrupt, not protobuf).
-    #[error("'{path}' is not a valid ONNX model: {reason}")]
+    #[error("'{}' is not a valid ONNX model: {}", printable_path(.path), printable(.reason))]
     Decode {
         /// The file.
         path: PathBuf,
@@ -23,10 +44,10 @@ pub enum ImportError {
         reason: String,
     },
     /// A problem with the model as a whole (opset, missing graph, outputs).
-    #[error("{0}")]
+    #[error("{}", printable(.0))]
     Model(String),
     /// A graph input cannot be given a static type.
-    #[error("input '{name}': {reason}")]
+    #[error("input '{}': {}", printable(.name), printable(.reason))]
     Input {
         /// The input's name.
         name: String,
@@ -34,7 +55,7 @@ pub enum ImportError {
         reason: String,
     },
     /// A tensor (initializer, Constant value, attribute) is malformed.
-    #[error("tensor '{name}': {reason}")]
+    #[error("tensor '{}': {}", printable(.name), printable(.reason))]
     Tensor {
         /// The tensor's name.
         name: String,
@@ -42,7 +63,7 @@ pub enum ImportError {
         reason: String,
     },
     /// A node cannot be converted.
-    #[error("node '{node}' ({op_type}): {reason}")]
+    #[error("node '{}' ({}): {}", printable(.node), printable(.op_type), printable(.reason))]
     Node {
         /// The node's name (or its first output when unnamed).
         node: String,
@@ -52,7 +73,7 @@ pub enum ImportError {
         reason: String,
     },
     /// The model uses ops the importer does not support (all of them are listed).
-    #[error("unsupported ops: {0}")]
+    #[error("unsupported ops: {}", printable(.0))]
     Unsupported(String),
 }
 

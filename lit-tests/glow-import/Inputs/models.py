@@ -352,6 +352,13 @@ def main():
         m = model([helper.make_node("Resize", ["x", "", "scales"], ["y"], name="up")],
                   [value("x", TensorProto.FLOAT, [1, 1, 2, 2])], [value("y", TensorProto.FLOAT, None)],
                   [scales])
+    elif kind == "gemm-mismatch":
+        m = model([helper.make_node("Gemm", ["x", "w"], ["y"], name="fc", transB=1)],
+                  [value("x", TensorProto.FLOAT, [1, 72])], [value("y", TensorProto.FLOAT, None)],
+                  [weight("w", 10, 128)])
+    elif kind == "newline-names":
+        m = model([helper.make_node("Relu\nInjected", ["x"], ["y"], name="bad\nname")],
+                  [value("x", TensorProto.FLOAT, [2])], [value("y", TensorProto.FLOAT, [2])])
     elif kind == "old-opset":
         m = model([helper.make_node("Relu", ["x"], ["y"])], [value("x", TensorProto.FLOAT, [2])],
                   [value("y", TensorProto.FLOAT, [2])], opset=6)

@@ -477,6 +477,12 @@ pub fn gemm<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     if cx.attr_flag("transB", false)? {
         b = transpose_2d(cx, &b)?;
     }
+    if a.shape[1] != b.shape[0] {
+        return Err(format!(
+            "A {:?} and B {:?} (after transposition) have different reduction sizes ({} vs {})",
+            a.shape, b.shape, a.shape[1], b.shape[0]
+        ));
+    }
     b = scale(cx, b, cx.attr_f("alpha", 1.0) as f64)?;
     let (n, m) = (a.shape[0], b.shape[1]);
     let lhs = cx.materialize(&a)?;
