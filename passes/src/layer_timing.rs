@@ -14,8 +14,8 @@ use melior::{
         attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, AttributeLike, BlockLike, Identifier, Module, Operation, OperationRef,
-        RegionLike, Value,
+        Attribute, AttributeLike, BlockLike, Identifier, Operation, OperationRef, RegionLike,
+        Value,
     },
     Context,
 };
@@ -35,10 +35,8 @@ pub static TIME_LAYERS: PassDefinition = PassDefinition {
 };
 
 /// The two functions the calls need.
-const DECLARATIONS: &str = "module {
-func.func private @glow_layer_begin(i64)
+const DECLARATIONS: &str = "func.func private @glow_layer_begin(i64)
 func.func private @glow_layer_end(i64)
-}
 ";
 
 /// Whether a top-level op is a layer.
@@ -119,13 +117,7 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         }
         for op in layers {
             let id = names.len() as i64;
-            let node = crate::to_linalg::index_checks::node_name(op).unwrap_or_else(|| {
-                op.location()
-                    .to_string()
-                    .trim_start_matches("loc(")
-                    .trim_end_matches(')')
-                    .replace('"', "")
-            });
+            let node = crate::framework::locations::node_or_position(op);
             let kind = op.name().as_string_ref().as_str().unwrap_or("").to_string();
             names.push(StringAttribute::new(context, &format!("{kind} {node}")).into());
             let constant = OperationBuilder::new("arith.constant", op.location())
@@ -142,22 +134,12 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             block.insert_operation_after(op, call(context, "glow_layer_end", id, op));
         }
     }
-    if !declared {
-        let Some(parsed) = Module::parse(context, DECLARATIONS) else {
-            emit_error(
-                module.location(),
-                "glow-time-layers: internal error: the declarations do not parse",
-            );
-            return Err(());
-        };
-        while let Some(op) = parsed.body().first_operation() {
-            // SAFETY: the op is detached from the temporary module and owned here.
-            let op = unsafe {
-                mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-                Operation::from_raw(op.to_raw())
-            };
-            body.append_operation(op);
-        }
+    if !declared && !crate::framework::splice::append_parsed_ops(context, body, DECLARATIONS) {
+        emit_error(
+            module.location(),
+            "glow-time-layers: internal error: the declarations do not parse",
+        );
+        return Err(());
     }
     let array = ArrayAttribute::new(context, &names);
     // SAFETY: setting an attribute on the live module op.

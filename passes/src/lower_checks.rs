@@ -20,7 +20,7 @@ use melior::{
         },
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::IntegerType,
-        Attribute, BlockLike, Identifier, Module, Operation, OperationRef, RegionLike, Value,
+        Attribute, BlockLike, Identifier, OperationRef, RegionLike, Value,
     },
     Context,
 };
@@ -117,20 +117,12 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
                 mlir_sys::mlirOperationDestroy(declaration);
             }
         }
-        let Some(parsed) = Module::parse(context, &format!("module {{\n{HELPERS}}}\n")) else {
+        if !crate::framework::splice::append_parsed_ops(context, body, HELPERS) {
             emit_error(
                 module.location(),
                 "glow-lower-checks: internal error: the status helpers do not parse",
             );
             return Err(());
-        };
-        while let Some(op) = parsed.body().first_operation() {
-            // SAFETY: the op is detached from the temporary module and owned here.
-            let op = unsafe {
-                mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-                Operation::from_raw(op.to_raw())
-            };
-            body.append_operation(op);
         }
     }
     // Messages already recorded (a second run) keep their numbers.

@@ -291,7 +291,7 @@ fn runtime_errors(module: &melior::ir::Module) -> Vec<String> {
 }
 
 /// The strings of the module's array attribute `name` (empty when absent).
-fn string_array(module: &melior::ir::Module, name: &str) -> Vec<String> {
+pub fn string_array(module: &melior::ir::Module, name: &str) -> Vec<String> {
     use melior::ir::{
         attribute::{ArrayAttribute, StringAttribute},
         operation::OperationLike,

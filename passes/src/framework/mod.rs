@@ -4,10 +4,12 @@
 
 pub mod attributes;
 mod diagnostics;
+pub mod locations;
 mod options;
 mod pipeline;
 mod registration;
 mod rewrite;
+pub mod splice;
 mod transform;
 
 pub use diagnostics::emit_error;

@@ -325,13 +325,7 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         .iter()
         .filter(|a| a.interval.start <= peak && peak <= a.interval.end)
         .map(|a| {
-            let owner = crate::to_linalg::index_checks::node_name(a.op).unwrap_or_else(|| {
-                // No node name (a hand-written module): its file position.
-                let text = a.op.location().to_string();
-                text.trim_start_matches("loc(")
-                    .trim_end_matches(')')
-                    .replace('"', "")
-            });
+            let owner = crate::framework::locations::node_or_position(a.op);
             (a.interval.size, owner)
         })
         .collect();

@@ -85,33 +85,6 @@ fn is_float_tensor(value: Value) -> bool {
     tensor_info(value).is_some_and(|(_, element)| crate::to_linalg::builder::is_float(element))
 }
 
-/// The name a location gives: the innermost name of a NameLoc / CallSiteLoc / FusedLoc.
-fn location_name(location: mlir_sys::MlirLocation) -> Option<String> {
-    // SAFETY: location queries on a valid location; children are valid locations.
-    unsafe {
-        if mlir_sys::mlirLocationIsAName(location) {
-            let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(location));
-            let bytes = std::slice::from_raw_parts(name.data.cast::<u8>(), name.length);
-            return Some(String::from_utf8_lossy(bytes).into_owned());
-        }
-        if mlir_sys::mlirLocationIsACallSite(location) {
-            return location_name(mlir_sys::mlirLocationCallSiteGetCallee(location));
-        }
-        if mlir_sys::mlirLocationIsAFused(location) {
-            let count = mlir_sys::mlirLocationFusedGetNumLocations(location) as usize;
-            let mut children = vec![
-                mlir_sys::MlirLocation {
-                    ptr: std::ptr::null()
-                };
-                count
-            ];
-            mlir_sys::mlirLocationFusedGetLocations(location, children.as_mut_ptr());
-            return children.into_iter().find_map(location_name);
-        }
-        None
-    }
-}
-
 /// The values quantization touches in `function`, in IR order, with unique names:
 /// ONNX port names for arguments, node names (the op's location) for results;
 /// repeated names get `#2`, `#3` ... in order.
@@ -191,7 +164,7 @@ fn value_name(value: Value, ports: &[Option<String>]) -> String {
                 .unwrap_or_else(|| format!("input{i}"));
         }
         let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()));
-        let base = location_name(owner.location().to_raw()).unwrap_or_else(|| name_of(owner));
+        let base = crate::framework::locations::node_name(owner).unwrap_or_else(|| name_of(owner));
         let index = mlir_sys::mlirOpResultGetResultNumber(value.to_raw());
         if owner.result_count() > 1 {
             format!("{base}:{index}")

@@ -44,37 +44,6 @@ pub fn safe_index<'c, 'k>(
     body.value("arith.minsi", &[above, last], index, &[])
 }
 
-/// The name the location of `op` gives (a NameLoc's, or a fused / call-site
-/// location's first), for messages.
-pub(crate) fn node_name(op: OperationRef) -> Option<String> {
-    fn name(location: mlir_sys::MlirLocation) -> Option<String> {
-        // SAFETY: location queries on a valid location; children are valid.
-        unsafe {
-            if mlir_sys::mlirLocationIsAName(location) {
-                let text = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(location));
-                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-                return Some(String::from_utf8_lossy(bytes).into_owned());
-            }
-            if mlir_sys::mlirLocationIsACallSite(location) {
-                return name(mlir_sys::mlirLocationCallSiteGetCallee(location));
-            }
-            if mlir_sys::mlirLocationIsAFused(location) {
-                let count = mlir_sys::mlirLocationFusedGetNumLocations(location) as usize;
-                let mut children = vec![
-                    mlir_sys::MlirLocation {
-                        ptr: std::ptr::null()
-                    };
-                    count
-                ];
-                mlir_sys::mlirLocationFusedGetLocations(location, children.as_mut_ptr());
-                return children.into_iter().find_map(name);
-            }
-            None
-        }
-    }
-    name(op.location().to_raw())
-}
-
 /// Reports, when the call runs, an element of `indices` outside [-extent, extent):
 /// a reduction of the whole index tensor to "all in range" and a `glow.instr.check`
 /// on it, inserted before `op` (whose node name the message carries).
@@ -136,7 +105,7 @@ pub fn check_indices<'c>(
         .unwrap_or("")
         .trim_start_matches("glow.graph.")
         .to_string();
-    let message = match node_name(op) {
+    let message = match crate::framework::locations::node_name(op) {
         Some(name) => format!(
             "node '{name}' ({kind}): an index is outside [{}, {}]",
             -extent,

@@ -148,7 +148,7 @@ fn set_string_attribute(op: OperationRef, name: &str, value: &str) {
 /// returns the runtime checks' messages (glow-lower-checks).
 fn export_status(module: &Module, name: &str) -> Result<Vec<String>> {
     use melior::ir::{
-        attribute::{ArrayAttribute, StringAttribute},
+        attribute::StringAttribute,
         operation::{OperationLike, WalkOrder, WalkResult},
     };
     let mut renamed = false;
@@ -180,19 +180,10 @@ fn export_status(module: &Module, name: &str) -> Result<Vec<String>> {
     if !renamed {
         bail!("internal error: the compiled module has no error status (glow-lower-checks did not run)");
     }
-    Ok(module
-        .as_operation()
-        .attribute(glow_passes::lower_checks::RUNTIME_ERRORS)
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|array| {
-            (0..array.len())
-                .filter_map(|i| array.element(i).ok())
-                .filter_map(|a| StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_string())
-                .collect()
-        })
-        .unwrap_or_default())
+    Ok(crate::runner::string_array(
+        module,
+        glow_passes::lower_checks::RUNTIME_ERRORS,
+    ))
 }
 
 /// Profiling ops record into glow-run's recorder; a bundle has none.
