@@ -68,9 +68,10 @@ def main():
                 print(f"glow-import failed: {imported.stderr.strip()}")
                 return 1
         command = [pathlib.Path(arguments.bin) / "glow-run", model, "--output-dir", folder / "out"]
-        for name, array in feeds.items():
-            np.save(folder / f"{name}.npy", array)
-            command += ["--input", f"{name}={folder / (name + '.npy')}"]
+        for index, (name, array) in enumerate(feeds.items()):
+            # By position: ONNX names may hold '/' (gpu_0/data_0).
+            np.save(folder / f"input{index}.npy", array)
+            command += ["--input", f"{name}={folder / f'input{index}.npy'}"]
         run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode != 0:
             print(f"glow-run failed: {run.stderr.strip()}")
