@@ -39,6 +39,6 @@
 // RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny --memory-report | FileCheck %s --check-prefix=MEMORY
 // MEMORY: bundle tiny:
 // MEMORY-NEXT: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
-// MEMORY-NEXT: {{^}}activation buffers: 3712 bytes if none shared memory; placement: first fit in program order
+// MEMORY-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order
 // MEMORY-NEXT: {{^}}weights: 1216 bytes; inputs and outputs: 832 bytes
 // MEMORY-NEXT: {{^}}largest buffers live at the peak: {{.*}}tiny-cnn.mlir:7:8: 2048 bytes, {{.*}}: 1200 bytes

@@ -11,6 +11,7 @@ pub mod cpu_schedule;
 pub mod export_linalg;
 pub mod framework;
 pub mod graph_optimize;
+pub mod instr;
 pub mod layer_timing;
 pub mod lower_checks;
 pub mod lower_nodes;
@@ -42,7 +43,13 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &cpu_schedule::TILE_AND_VECTORIZE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,
     &cpu_schedule::pads_in_place::PADS_IN_PLACE,
+    &instr::raise::RAISE_TO_INSTR,
+    &instr::lifetimes::SHORTEN_LIFETIMES,
+    &instr::dead_allocs::DEAD_ALLOCS,
+    &instr::copy_elimination::COPY_ELIMINATION,
     &memory_plan::PLAN_MEMORY,
+    &instr::lower::LOWER_INSTR,
+    &instr::listing::PRINT_LISTING,
     &copies_to_linalg::COPIES_TO_LINALG,
 ];
 

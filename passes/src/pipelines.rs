@@ -55,11 +55,6 @@ impl Int8Kernels {
 pub struct CpuPipeline {
     /// How int8 layers are compiled.
     pub int8_kernels: Int8Kernels,
-    /// Allocate through `_mlir_memref_to_llvm_alloc` & co. (MLIR's generic allocation
-    /// functions), which the runner provides (glow-run's fail cleanly when the system
-    /// refuses memory); otherwise through malloc, for runners that provide nothing
-    /// (mlir-runner).
-    pub runner_allocator: bool,
     /// Threads the compiled code runs on: above 1, the register-tile loops of each
     /// operation (`scf.forall`) become OpenMP work-sharing loops (`scf.parallel` ->
     /// `convert-scf-to-openmp`), run by LLVM's OpenMP runtime (libomp); 0 and 1 compile
@@ -133,8 +128,11 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
         )
     }
 
-    /// The JIT pipeline (`glow-cpu-pipeline`), on `builtin.module`: the tensor stages,
-    /// upstream deallocation of the buffers, the buffer stages.
+    /// The pipeline registered as `glow-cpu-pipeline`, on `builtin.module`, for
+    /// runners that call the entry function with memref descriptors and take its
+    /// results (mlir-runner): the tensor stages, upstream deallocation of the buffers
+    /// (malloc / free), the buffer stages. glow-run and bundles use the planned
+    /// pipeline instead ([`Self::bundle_front`], [`Self::bundle_back`]).
     pub fn jit(&self) -> String {
         format!(
             "{}{}buffer-deallocation-pipeline,{}{}",
@@ -145,26 +143,26 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
                 ""
             },
             self.buffer_scheduling_stages(),
-            self.buffer_lowering_stages(
-                "",
-                if self.runner_allocator {
-                    "{use-generic-functions=true}"
-                } else {
-                    ""
-                },
-            )
+            self.buffer_lowering_stages("", "")
         )
     }
 
     /// The first half of the bundle (AOT) pipeline for entry function `function`: the
     /// tensor stages, results turned into out-parameters, the scheduling buffer stages,
-    /// and Glow's memory plan (constants, inputs/outputs and activations in three byte
-    /// buffers).
-    pub fn bundle_front(&self, function: &str) -> String {
+    /// Glow's instruction IR and its optimizations, the memory plan (constants,
+    /// inputs/outputs and activations in three byte buffers, the activations at most
+    /// `arena_limit` bytes, 0: no limit) and the planned buffers lowered to views.
+    pub fn bundle_front(&self, function: &str, arena_limit: u64) -> String {
         format!(
-            "{}buffer-results-to-out-params{{hoist-static-allocs=true modify-public-functions=true}},cse,canonicalize,{}glow-plan-memory{{function={function}}}",
+            "{}{}buffer-results-to-out-params{{hoist-static-allocs=true modify-public-functions=true}},cse,canonicalize,{}{}",
             self.tensor_stages(),
-            self.buffer_scheduling_stages()
+            if self.time_layers {
+                "glow-time-layers,"
+            } else {
+                ""
+            },
+            self.buffer_scheduling_stages(),
+            instr_stages(function, arena_limit)
         )
     }
 
@@ -173,6 +171,16 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
     pub fn bundle_back(&self) -> String {
         self.buffer_lowering_stages("{use-bare-ptr-memref-call-conv=true}", "")
     }
+}
+
+/// Glow's instruction IR between bufferization and the LLVM dialect, for entry
+/// function `function`: raised, optimized (copies, dead buffers, lifetimes), planned
+/// into one arena (at most `arena_limit` bytes, 0: no limit), lowered to views.
+pub fn instr_stages(function: &str, arena_limit: u64) -> String {
+    format!(
+        "func.func(glow-raise-to-instr{{functions={function}}},glow-instr-copy-elimination,glow-instr-dead-allocs,glow-instr-shorten-lifetimes),\
+glow-plan-memory{{function={function} limit={arena_limit}}},func.func(glow-lower-instr)"
+    )
 }
 
 /// Quantization before the CPU pipeline, as glow-run and glow-compile offer it.

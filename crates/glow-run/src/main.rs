@@ -70,6 +70,16 @@ struct Arguments {
     /// Refuse models in which one tensor would exceed this many bytes.
     #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
     max_tensor_bytes: u64,
+    /// Refuse models whose planned activation arena would exceed this many bytes
+    /// (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    max_arena_bytes: u64,
+    /// Print the memory plan after the run: `activations: planned N bytes, lower bound
+    /// M bytes` (the lower bound is the most bytes alive at one time), then the
+    /// unshared total, the placement strategy, the weight bytes and the largest
+    /// buffers alive at the peak.
+    #[arg(long)]
+    memory_report: bool,
     /// Profiling: a calibration set (.npz mapping each input name to samples x shape);
     /// the model runs once per sample. Needs --dump-profile.
     #[arg(long, value_name = "CALIB.npz", requires = "dump_profile")]
@@ -117,7 +127,6 @@ impl Arguments {
                 std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
             }),
             time_layers: self.profile_layers,
-            ..Default::default()
         })
     }
 
@@ -220,6 +229,7 @@ fn profile(arguments: &Arguments, calibration: &Path, destination: &Path) -> Res
     let options = CompileOptions {
         prefix: Some(profiling_prefix(arguments.profile_bins)),
         pipeline: arguments.pipeline()?,
+        arena_limit: arguments.max_arena_bytes,
     };
     let compiled = compile(&context, &arguments.source(), &options, &mut |_| {})?;
     let set = CalibrationSet::read(calibration, &compiled.inputs)?;
@@ -265,6 +275,7 @@ fn quantization_report(arguments: &Arguments, quantization: &Quantization) -> Re
     let options = CompileOptions {
         prefix: None,
         pipeline: arguments.pipeline()?,
+        arena_limit: arguments.max_arena_bytes,
     };
     // Inputs come from the float model's ports (the same as the quantized model's).
     let probe = compile(&context, &arguments.source(), &options, &mut |_| {})?;
@@ -326,6 +337,7 @@ fn run(arguments: Arguments) -> Result<()> {
             .transpose()
             .map_err(anyhow::Error::msg)?,
         pipeline: arguments.pipeline()?,
+        arena_limit: arguments.max_arena_bytes,
     };
     let compiled = compile(&context, &arguments.source(), &options, &mut |_| {})?;
     let mut data = inputs(&compiled, &arguments)?;
@@ -341,6 +353,9 @@ fn run(arguments: Arguments) -> Result<()> {
         {
             glow_run::outln!("{line}");
         }
+    }
+    if arguments.memory_report {
+        glow_run::outln!("{}", compiled.memory.report().trim_end());
     }
     summary_line(compiled.compile_time, median, arguments.repeat.max(1));
     Ok(())

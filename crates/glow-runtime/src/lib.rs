@@ -18,14 +18,14 @@
 //! Modules: loading a model and its ports ([`model`]), host tensors with `.npy` I/O
 //! ([`tensor`]), the JIT ([`runner`]), bundles ([`bundle`]), calibration sets
 //! ([`calibration`]), the runtime recorder of quantization profiles ([`profiling`]),
-//! the per-layer quantization report ([`report`]), the compiled code's heap
-//! ([`allocation`]).
+//! the per-layer quantization report ([`report`]), and the planned compilation both
+//! share ([`planned`]: one arena for the activations, weights held once).
 
-pub mod allocation;
 pub mod bundle;
 pub mod calibration;
 pub mod layer_timing;
 pub mod model;
+pub mod planned;
 pub mod profiling;
 pub mod report;
 pub mod runner;
@@ -162,10 +162,10 @@ pub fn compile(model: &Path, options: &Options) -> Result<Executable, Error> {
             prefix,
             pipeline: CpuPipeline {
                 int8_kernels: options.int8_kernels,
-                runner_allocator: true,
                 threads: options.threads,
                 time_layers: false,
             },
+            arena_limit: 0,
         },
         &mut |_| {},
     )

@@ -6,23 +6,17 @@ use crate::{
     model::{
         compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
     },
+    planned::{compile_planned, MemoryPlan, Planned},
     profiling,
-    tensor::{descriptor, HostTensor},
+    tensor::HostTensor,
 };
 use anyhow::{bail, Result};
 use glow_passes::CpuPipeline;
 use melior::{
-    ir::{Attribute, AttributeLike, Module},
+    ir::{AttributeLike, Module},
     Context, ExecutionEngine,
 };
 use std::time::{Duration, Instant};
-
-/// MLIR's C runner utilities (memrefCopy ...) from the LLVM the project builds with.
-/// The engine reads the path as a C string: the literal keeps a NUL after the text.
-const RUNTIME_LIBRARY: &str = concat!(
-    env!("MLIR_SYS_220_PREFIX"),
-    "/lib/libmlir_c_runner_utils.so\0"
-);
 
 /// LLVM's OpenMP runtime, which multi-threaded code calls (Debian's libomp-22-dev).
 const OPENMP_LIBRARY: &str = concat!(env!("MLIR_SYS_220_PREFIX"), "/lib/libomp.so");
@@ -54,16 +48,68 @@ pub struct CompileOptions {
     pub prefix: Option<String>,
     /// The CPU pipeline's choices.
     pub pipeline: CpuPipeline,
+    /// The largest activation arena accepted, in bytes (0: no limit).
+    pub arena_limit: u64,
+}
+
+/// 64 bytes aligned to 64 (a cache line).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u8; 64]);
+
+/// A 64-byte aligned byte buffer: the planner aligns every offset to 64 bytes and the
+/// compiled code is told so (`llvm.align`).
+struct AlignedBytes {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+impl AlignedBytes {
+    /// `len` zero bytes; `what` names them for the out-of-memory error.
+    fn zeroed(len: u64, what: &str) -> Result<Self> {
+        let len = usize::try_from(len)?;
+        let mut lines = Vec::new();
+        lines.try_reserve_exact(len.div_ceil(64).max(1)).map_err(|_| {
+            anyhow::anyhow!(
+                "out of memory: the model's {what} need {len} bytes, more than the system would give"
+            )
+        })?;
+        lines.resize(len.div_ceil(64).max(1), Line([0u8; 64]));
+        Ok(Self { lines, len })
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut buffer = Self::zeroed(bytes.len() as u64, "weights")?;
+        buffer.bytes_mut().copy_from_slice(bytes);
+        Ok(buffer)
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: the lines are contiguous and hold at least `len` bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<u8>(), self.len) }
+    }
+}
+
+/// The three buffers of a planned model: constant weights, inputs and outputs,
+/// activations. Allocated once per compiled model; every run writes into them.
+struct Buffers {
+    constant: AlignedBytes,
+    mutable: AlignedBytes,
+    activations: AlignedBytes,
 }
 
 /// A model compiled for the JIT.
 pub struct Compiled {
-    engine: ExecutionEngine,
+    _engine: ExecutionEngine,
+    /// The entry point: `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
+    entry: extern "C" fn(*mut u8, *mut u8, *mut u8),
     /// Returns and clears the error status of the last call (glow-lower-checks).
     take_status: extern "C" fn() -> i32,
     /// The runtime checks' messages, by status - 1.
     errors: Vec<String>,
-    function: String,
+    buffers: std::sync::Mutex<Buffers>,
+    /// The memory plan.
+    pub memory: MemoryPlan,
     /// Input ports.
     pub inputs: Vec<Port>,
     /// Output ports.
@@ -75,6 +121,9 @@ pub struct Compiled {
     /// Load, pipeline and code generation time.
     pub compile_time: Duration,
 }
+
+/// The name the entry function is compiled under (the JIT's own symbol).
+const ENTRY: &str = "model_entry";
 
 /// A fresh compiler context (every dialect, pass and translation registered).
 pub fn context() -> Context {
@@ -97,75 +146,79 @@ pub fn compile(
     } = load(context, source)?;
     let function = find_function(&module, source.function)?;
     let (inputs, outputs) = signature_ports(function, &input_names, &output_names)?;
-    // SAFETY: setting a unit attribute on a live op of this context.
-    unsafe {
-        let name = melior::StringRef::new("llvm.emit_c_interface");
-        mlir_sys::mlirOperationSetAttributeByName(
-            function.to_raw(),
-            name.to_raw(),
-            Attribute::unit(context).to_raw(),
-        );
-    }
     if let Some(prefix) = &options.prefix {
         glow_passes::run_pipeline(&mut module, &format!("builtin.module({prefix})"))?;
     }
     let profiled = profiling::profiled_values(&module);
     inspect(&module);
-    glow_passes::run_pipeline(
-        &mut module,
-        &format!(
-            "builtin.module({})",
-            // This runner provides the allocation functions (crate::allocation).
-            CpuPipeline {
-                runner_allocator: true,
-                ..options.pipeline
-            }
-            .jit()
-        ),
-    )?;
-    // memref.copy lowers to a call to MLIR's runtime (memrefCopy).
-    let runtime = RUNTIME_LIBRARY.trim_end_matches('\0');
-    if !std::path::Path::new(runtime).exists() {
-        bail!("MLIR's runtime library {runtime} is missing: run scripts/bootstrap.sh");
-    }
+    rename_function(&module, source.function, ENTRY)?;
+    let Planned { memory, weights } =
+        compile_planned(&mut module, &options.pipeline, ENTRY, options.arena_limit)?;
     let errors = runtime_errors(&module);
     let layers = string_array(&module, glow_passes::layer_timing::LAYERS);
     if options.pipeline.threads > 1 {
         load_openmp()?;
     }
-    let engine = ExecutionEngine::new(&module, 2, &[runtime], false, false);
+    let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+    drop(module);
     profiling::register(&engine);
     crate::layer_timing::register(&engine);
-    crate::allocation::register(&engine);
     // LLVM generates code when a symbol is first looked up: do it now, so the compile
     // time includes code generation and the first run does not.
-    if engine
-        .lookup(&format!("_mlir_{}", source.function))
-        .is_null()
-    {
-        bail!(
-            "the compiled module has no entry point @{}",
-            source.function
-        );
+    let entry = engine.lookup(ENTRY);
+    if entry.is_null() {
+        bail!("internal error: the compiled module has no entry point");
     }
     let status = engine.lookup(glow_passes::lower_checks::TAKE_STATUS);
     if status.is_null() {
         bail!("internal error: the compiled module has no error status (glow-lower-checks did not run)");
     }
-    // SAFETY: glow-lower-checks defines glow_take_status as `() -> i32` with the C
-    // calling convention; the engine keeps the code alive as long as `Compiled`.
-    let take_status = unsafe { std::mem::transmute::<*mut (), extern "C" fn() -> i32>(status) };
+    // SAFETY: glow-lower-checks defines glow_take_status as `() -> i32` and the planned
+    // entry point takes three byte pointers, both with the C calling convention; the
+    // engine keeps the code alive as long as `Compiled`.
+    let (take_status, entry) = unsafe {
+        (
+            std::mem::transmute::<*mut (), extern "C" fn() -> i32>(status),
+            std::mem::transmute::<*mut (), extern "C" fn(*mut u8, *mut u8, *mut u8)>(entry),
+        )
+    };
+    let buffers = Buffers {
+        constant: AlignedBytes::from_bytes(&weights)?,
+        mutable: AlignedBytes::zeroed(memory.mutable_size, "inputs and outputs")?,
+        activations: AlignedBytes::zeroed(memory.activations_size, "activations")?,
+    };
+    drop(weights);
     Ok(Compiled {
-        engine,
+        _engine: engine,
+        entry,
         take_status,
         errors,
+        buffers: std::sync::Mutex::new(buffers),
+        memory,
         layers,
-        function: source.function.to_string(),
         inputs,
         outputs,
         profiled,
         compile_time: started.elapsed(),
     })
+}
+
+/// Renames function `from` of `module` to `to`.
+fn rename_function(module: &Module, from: &str, to: &str) -> Result<()> {
+    let function = find_function(module, from)?;
+    let context = module.context();
+    // SAFETY: the module's context outlives this call.
+    let name = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, to);
+    // SAFETY: setting the symbol name of a live function; nothing else in the module
+    // refers to the entry function.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            function.to_raw(),
+            melior::StringRef::new("sym_name").to_raw(),
+            name.to_raw(),
+        )
+    };
+    Ok(())
 }
 
 impl Compiled {
@@ -195,47 +248,31 @@ impl Compiled {
                 self.inputs.len()
             );
         }
-        // Memref descriptors: inputs point at host data; results are written by the callee.
-        let mut descriptors: Vec<Vec<i64>> = inputs
-            .iter_mut()
-            .map(|t| descriptor(t.words.as_mut_ptr().cast::<u8>(), &t.shape))
-            .collect();
-        let result_words: usize = self.outputs.iter().map(|p| 3 + 2 * p.shape.len()).sum();
-        let mut results = vec![0i64; result_words.max(1)];
-        let mut times = Vec::new();
-        // Keep freed memory in the process (no mmap per large buffer, no trimming): the
-        // compiled code allocates its buffers on every run, and returning them to the OS
-        // would make each run pay page faults for memory it touched the run before.
-        // SAFETY: mallopt only tunes glibc's allocator.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        let mut buffers = self
+            .buffers
+            .lock()
+            .map_err(|_| anyhow::anyhow!("an earlier run of this model panicked"))?;
+        let Buffers {
+            constant,
+            mutable,
+            activations,
+        } = &mut *buffers;
+        for (tensor, offset) in inputs.iter().zip(&self.memory.mutable_offsets) {
+            let bytes = tensor.bytes();
+            let start = *offset as usize;
+            mutable.bytes_mut()[start..start + bytes.len()].copy_from_slice(bytes);
         }
-        for run in 0..repeat.max(1) {
-            if run > 0 {
-                // SAFETY: the previous run's results were allocated by the compiled
-                // code with malloc and are not read any more.
-                unsafe { free_results(&results, &self.outputs) };
-            }
-            let mut result_pointer = results.as_mut_ptr();
-            let mut descriptor_pointers: Vec<*mut i64> =
-                descriptors.iter_mut().map(|d| d.as_mut_ptr()).collect();
-            let mut packed: Vec<*mut ()> = vec![(&mut result_pointer as *mut *mut i64).cast()];
-            packed.extend(
-                descriptor_pointers
-                    .iter_mut()
-                    .map(|p| (p as *mut *mut i64).cast::<()>()),
-            );
+        let mut times = Vec::new();
+        for _ in 0..repeat.max(1) {
             let start = Instant::now();
-            // SAFETY: the packed arguments follow _mlir_ciface_<function>'s signature:
-            // a pointer to the results' descriptors, then one descriptor per input.
-            unsafe { self.engine.invoke_packed(&self.function, &mut packed) }
-                .map_err(|e| anyhow::anyhow!("running @{}: {e}", self.function))?;
+            (self.entry)(
+                constant.bytes_mut().as_mut_ptr(),
+                mutable.bytes_mut().as_mut_ptr(),
+                activations.bytes_mut().as_mut_ptr(),
+            );
             times.push(start.elapsed());
             let status = (self.take_status)();
             if status != 0 {
-                // SAFETY: this run's results are not read.
-                unsafe { free_results(&results, &self.outputs) };
                 let message = usize::try_from(status - 1)
                     .ok()
                     .and_then(|i| self.errors.get(i))
@@ -245,43 +282,18 @@ impl Compiled {
         }
         times.sort();
         let median = times[times.len() / 2];
-        let produced = self.read_results(&results);
-        // SAFETY: the results were copied into `produced`.
-        unsafe { free_results(&results, &self.outputs) };
+        let produced = self
+            .outputs
+            .iter()
+            .zip(&self.memory.mutable_offsets[self.inputs.len()..])
+            .map(|(port, offset)| {
+                let count = port.shape.iter().product::<i64>() as usize;
+                let start = *offset as usize;
+                let bytes = &mutable.bytes_mut()[start..start + count * port.dtype.size()];
+                HostTensor::from_bytes(port.shape.clone(), port.dtype, bytes)
+            })
+            .collect();
         Ok((produced, median))
-    }
-
-    /// The results (strided descriptors) copied into host tensors.
-    fn read_results(&self, results: &[i64]) -> Vec<HostTensor> {
-        let mut offset = 0;
-        let mut produced = Vec::new();
-        for port in &self.outputs {
-            let rank = port.shape.len();
-            let words = &results[offset..offset + 3 + 2 * rank];
-            offset += 3 + 2 * rank;
-            let (aligned, base) = (words[1] as *const u8, words[2]);
-            let (sizes, strides) = (&words[3..3 + rank], &words[3 + rank..3 + 2 * rank]);
-            let count = sizes.iter().product::<i64>() as usize;
-            let size = port.dtype.size();
-            let mut bytes = Vec::with_capacity(count * size);
-            for index in 0..count {
-                let mut remaining = index;
-                let mut element = base;
-                for d in (0..rank).rev() {
-                    let extent = sizes[d] as usize;
-                    element += (remaining % extent) as i64 * strides[d];
-                    remaining /= extent;
-                }
-                // SAFETY: the descriptor returned by the compiled code covers these
-                // elements.
-                let source = unsafe {
-                    std::slice::from_raw_parts(aligned.add(element as usize * size), size)
-                };
-                bytes.extend_from_slice(source);
-            }
-            produced.push(HostTensor::from_bytes(sizes.to_vec(), port.dtype, &bytes));
-        }
-        produced
     }
 }
 
@@ -309,23 +321,4 @@ pub fn string_array(module: &melior::ir::Module, name: &str) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// Frees the buffers the compiled code allocated for its results (each allocation
-/// once, however many results share it): the caller owns returned memrefs.
-///
-/// # Safety
-/// `results` holds the descriptors the last run wrote, none of them freed yet or read
-/// afterwards.
-unsafe fn free_results(results: &[i64], outputs: &[Port]) {
-    let mut offset = 0;
-    let mut freed = std::collections::HashSet::new();
-    for port in outputs {
-        let allocated = results[offset] as *mut libc::c_void;
-        offset += 3 + 2 * port.shape.len();
-        if !allocated.is_null() && freed.insert(allocated as usize) {
-            // SAFETY: per the contract, a live malloc'ed buffer freed exactly once.
-            unsafe { libc::free(allocated) };
-        }
-    }
 }

@@ -1,28 +1,37 @@
-//! `glow-plan-memory`: Glow's bundle memory model on a bufferized function. The entry
-//! function `@f(inputs..., outputs...)` (run `buffer-results-to-out-params` first)
-//! becomes `@f(%constant, %mutable, %activations)`, three byte buffers:
-//! - constant weights: every `memref.get_global` of a constant global becomes a
-//!   `memref.view` of `%constant` at the global's offset (recorded on the global as
-//!   `glow.constant_offset`, so a driver can write the weights file);
-//! - mutable weights: the inputs and outputs, at the offsets listed in the function's
-//!   `glow.mutable_offsets` (inputs first, in argument order);
-//! - activations: every static `memref.alloc` of the function body becomes a view of
-//!   `%activations`, placed by [`first_fit`] so buffers whose lifetimes (first to last
-//!   use, through views and subviews) do not overlap share memory. Their deallocs go.
+//! `glow-plan-memory`: Glow's static memory planner on the instruction IR (run
+//! `glow-raise-to-instr` and the glow.instr optimizations first). The entry function
+//! `@f(inputs..., outputs...)` (after `buffer-results-to-out-params`) becomes
+//! `@f(%constant, %mutable, %activations)`, three byte buffers, and every buffer gets
+//! its planned `offset`:
+//! - constant weights: each `glow.instr.weight "<global>" constant` gets the offset of
+//!   its global's data in `%constant` (also recorded on the global as
+//!   `glow.constant_offset`, so a driver can write the weights image);
+//! - mutable weights: each argument becomes a `glow.instr.weight "<name>" mutable` at
+//!   its offset in `%mutable` (inputs first, in argument order; listed in the
+//!   function's `glow.mutable_offsets`), named after its `glow.name`;
+//! - activations: each `glow.instr.alloc_activation` gets an offset in
+//!   `%activations`, from its liveness interval in the instruction stream (alloc to
+//!   dealloc) by [`first_fit::plan`], which tries three placement orders and keeps the
+//!   smallest arena.
 //!
 //! The sizes are recorded as `glow.constant_size`, `glow.mutable_size` and
 //! `glow.activations_size`, with the activations' liveness lower bound
 //! (`glow.activations_lower_bound`, the most bytes alive at one time), the bytes they
 //! would take unshared (`glow.activations_unshared`), the placement strategy that won
-//! ([`first_fit::plan`] tries three) and the largest buffers alive at the peak with
-//! the nodes that own them (`glow.activations_at_peak`). Offsets are 64-byte aligned. With
+//! and the largest buffers alive at the peak with the nodes that own them
+//! (`glow.activations_at_peak`). Offsets are 64-byte aligned. An arena larger than the
+//! `limit` option (bytes; 0: none) is refused. `glow-lower-instr` then turns the
+//! planned buffers into views of the three arguments; with
 //! `convert-func-to-llvm{use-bare-ptr-memref-call-conv}` the C signature is
 //! `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
 
 pub mod first_fit;
 mod liveness;
 
-use crate::framework::{emit_error, OptionKind, PassDefinition, PassOption, PassOptions};
+use crate::framework::{
+    attributes, emit_error, OptionKind, PassDefinition, PassOption, PassOptions,
+};
+use crate::instr::buffers::{entry_block, name_of, set_attribute};
 use first_fit::{align_up, lower_bound, plan, Interval};
 use melior::{
     dialect::DialectHandle,
@@ -33,11 +42,12 @@ use melior::{
         },
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::{FunctionType, IntegerType, MemRefType},
-        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Location, OperationRef,
-        RegionLike, Type, TypeLike, Value, ValueLike,
+        Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, TypeLike,
+        ValueLike,
     },
     Context,
 };
+use std::collections::HashMap;
 
 /// Alignment of every buffer in the three arenas.
 pub const ALIGNMENT: u64 = 64;
@@ -47,17 +57,28 @@ pub static PLAN_MEMORY: PassDefinition = PassDefinition {
     argument: "glow-plan-memory",
     description: "Place constants, inputs/outputs and activations of a bufferized function in three byte buffers (Glow's bundle memory model)",
     anchor: Some("builtin.module"),
-    options: &[PassOption {
-        name: "function",
-        description: "The entry function",
-        kind: OptionKind::String,
-        default: Some("main"),
-    }],
+    options: &[
+        PassOption {
+            name: "function",
+            description: "The entry function",
+            kind: OptionKind::String,
+            default: Some("main"),
+        },
+        PassOption {
+            name: "limit",
+            description: "The largest activation arena accepted, in bytes (0: no limit)",
+            kind: OptionKind::Int,
+            default: Some("0"),
+        },
+    ],
     dependent_dialects: || {
         vec![
             DialectHandle::memref(),
-            DialectHandle::arith(),
             DialectHandle::func(),
+            // SAFETY: the handle of a dialect this library registers.
+            unsafe {
+                DialectHandle::from_raw(glow_dialects::ffi::mlirGetDialectHandle__glow_instr__())
+            },
         ]
     },
     validate: |_: &PassOptions| Ok(()),
@@ -104,94 +125,12 @@ pub fn memref_bytes(r#type: Type) -> Option<u64> {
     Some(count * size)
 }
 
-fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+fn integer(context: &Context, value: u64) -> Attribute<'_> {
+    IntegerAttribute::new(Type::index(context), value as i64).into()
 }
 
-fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
-    op.attribute(name)
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-}
-
-fn flat_symbol(op: OperationRef, name: &str) -> Option<String> {
-    let attribute = op.attribute(name).ok()?;
-    // SAFETY: a query on a live attribute.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(attribute.to_raw()) {
-            return None;
-        }
-        let value = mlir_sys::mlirFlatSymbolRefAttrGetValue(attribute.to_raw());
-        melior::StringRef::from_raw(value)
-            .as_str()
-            .ok()
-            .map(str::to_string)
-    }
-}
-
-fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
-    let name = melior::StringRef::new(name);
-    // SAFETY: setting an attribute on a live op.
-    unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name.to_raw(), value.to_raw()) }
-}
-
-/// Builds `memref.view %buffer[offset][]` ops at the start of the entry block, with one
-/// `arith.constant` per distinct offset.
-struct Views<'c, 'a> {
-    context: &'c Context,
-    block: BlockRef<'c, 'a>,
-    offsets: std::collections::HashMap<u64, mlir_sys::MlirValue>,
-}
-
-impl<'c, 'a> Views<'c, 'a> {
-    /// A view of `buffer` at `offset` with `type`.
-    fn view(
-        &mut self,
-        buffer: Value<'c, '_>,
-        offset: u64,
-        r#type: Type<'c>,
-        location: Location<'c>,
-    ) -> mlir_sys::MlirValue {
-        let first = self
-            .block
-            .first_operation()
-            .expect("the entry block has a terminator");
-        let context = self.context;
-        let block = self.block;
-        let offset_value = *self.offsets.entry(offset).or_insert_with(|| {
-            let index = Type::index(context);
-            let constant = OperationBuilder::new("arith.constant", location)
-                .add_attributes(&[(
-                    Identifier::new(context, "value"),
-                    IntegerAttribute::new(index, offset as i64).into(),
-                )])
-                .add_results(&[index])
-                .build()
-                .expect("valid arith.constant");
-            let constant = block.insert_operation_before(first, constant);
-            constant.result(0).expect("one result").to_raw()
-        });
-        // Views go after every offset constant: insert before the first op that is not
-        // one of them.
-        let mut anchor = self.block.first_operation();
-        while let Some(op) = anchor {
-            if name_of(op) != "arith.constant" {
-                break;
-            }
-            anchor = op.next_in_block();
-        }
-        let anchor = anchor.expect("the entry block has a terminator");
-        // SAFETY: the offset value is a live index constant of this block.
-        let offset_value = unsafe { Value::from_raw(offset_value) };
-        let op = OperationBuilder::new("memref.view", location)
-            .add_operands(&[buffer, offset_value])
-            .add_results(&[r#type])
-            .build()
-            .expect("valid memref.view");
-        let inserted = self.block.insert_operation_before(anchor, op);
-        inserted.result(0).expect("one result").to_raw()
-    }
+fn offset_attribute(context: &Context, value: u64) -> Attribute<'_> {
+    IntegerAttribute::new(IntegerType::new(context, 64).into(), value as i64).into()
 }
 
 fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
@@ -199,44 +138,26 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     // SAFETY: the ContextRef outlives the borrow in this frame.
     let context = unsafe { context.to_ref() };
     let entry_name = options.value("function").unwrap_or("main").to_string();
+    let limit = options
+        .value("limit")
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
     let fail = |location: Location, message: &str| {
         emit_error(location, &format!("glow-plan-memory: {message}"));
     };
+    let (function, block) = entry_block(module, &entry_name, "glow-plan-memory")?;
 
-    // The entry function and the module's constant globals.
-    let mut function = None;
-    let mut globals = std::collections::HashMap::new();
+    // The module's constant globals.
+    let mut globals = HashMap::new();
     let body = module.region(0).map_err(|_| ())?;
     let mut next = body.first_block().and_then(|b| b.first_operation());
     while let Some(op) = next {
-        match name_of(op).as_str() {
-            "func.func" if string_attribute(op, "sym_name").as_deref() == Some(&entry_name) => {
-                function = Some(op)
+        if name_of(op) == "memref.global" && op.attribute("constant").is_ok() {
+            if let Some(name) = attributes::string(op, "sym_name") {
+                globals.insert(name, op);
             }
-            "memref.global" if op.attribute("constant").is_ok() => {
-                if let Some(name) = string_attribute(op, "sym_name") {
-                    globals.insert(name, op);
-                }
-            }
-            _ => {}
         }
         next = op.next_in_block();
-    }
-    let Some(function) = function else {
-        fail(module.location(), &format!("no function @{entry_name}"));
-        return Err(());
-    };
-    let region = function.region(0).map_err(|_| ())?;
-    let Some(block) = region.first_block() else {
-        fail(function.location(), "the entry function has no body");
-        return Err(());
-    };
-    if block.next_in_region().is_some() {
-        fail(
-            function.location(),
-            "the entry function has more than one block",
-        );
-        return Err(());
     }
     let signature = TypeAttribute::try_from(function.attribute("function_type").map_err(|_| ())?)
         .ok()
@@ -270,46 +191,48 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         mutable_size = align_up(mutable_size + bytes, ALIGNMENT);
     }
 
-    // Constant weights: every constant global the function reads, once each.
-    let mut constant_offsets: std::collections::HashMap<String, u64> = Default::default();
+    // Constant weights: every global the function reads, once each.
+    let mut constant_offsets: HashMap<String, u64> = HashMap::new();
     let mut constant_size = 0u64;
-    let mut get_globals = Vec::new();
     let mut failed = false;
     function.walk(WalkOrder::PreOrder, |op| {
-        if name_of(op) != "memref.get_global" {
+        if name_of(op) != "glow.instr.weight" {
             return WalkResult::Advance;
         }
-        let Some(symbol) = flat_symbol(op, "name") else {
+        let Some(symbol) = attributes::string(op, "name") else {
             return WalkResult::Advance;
         };
-        let Some(global) = globals.get(&symbol) else {
-            // Not a constant: stays a global.
-            return WalkResult::Advance;
-        };
+        if attributes::i64_value(op, "mutability") != Some(0) {
+            fail(op.location(), "a mutable weight before planning: the planner makes them from the arguments");
+            failed = true;
+            return WalkResult::Interrupt;
+        }
         let bytes = op.result(0).ok().and_then(|r| memref_bytes(r.r#type()));
-        let readable = global.attribute("initial_value").is_ok();
+        let readable = globals
+            .get(&symbol)
+            .is_some_and(|global| global.attribute("initial_value").is_ok());
         let (Some(bytes), true) = (bytes, readable) else {
             fail(
                 op.location(),
-                &format!("constant @{symbol} has no static data of a supported element type"),
+                &format!("weight '{symbol}' names no constant global with static data of a supported element type"),
             );
             failed = true;
             return WalkResult::Interrupt;
         };
-        if !constant_offsets.contains_key(&symbol) {
-            constant_offsets.insert(symbol.clone(), constant_size);
+        let offset = *constant_offsets.entry(symbol).or_insert_with(|| {
+            let offset = constant_size;
             constant_size = align_up(constant_size + bytes, ALIGNMENT);
-        }
-        // SAFETY: the op outlives the pass's use of it.
-        get_globals.push((unsafe { OperationRef::from_raw(op.to_raw()) }, symbol));
+            offset
+        });
+        set_attribute(op, "offset", offset_attribute(context, offset));
         WalkResult::Advance
     });
     if failed {
         return Err(());
     }
 
-    // Activations: static allocations of the body, placed by lifetime.
-    let allocations = match liveness::allocations(block) {
+    // Activations: placed by lifetime.
+    let allocations = match liveness::allocations(function, block) {
         Ok(allocations) => allocations,
         Err((location, message)) => {
             fail(location, &message);
@@ -318,8 +241,18 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     };
     let intervals: Vec<Interval> = allocations.iter().map(|a| a.interval).collect();
     let (activation_offsets, activations_size, strategy) = plan(&intervals, ALIGNMENT);
+    if limit > 0 && activations_size > limit {
+        fail(
+            function.location(),
+            &format!("the activations need {activations_size} bytes, more than the limit of {limit} bytes"),
+        );
+        return Err(());
+    }
     let (lower_bound, peak) = lower_bound(&intervals, ALIGNMENT);
     let unshared: u64 = intervals.iter().map(|i| align_up(i.size, ALIGNMENT)).sum();
+    for (allocation, offset) in allocations.iter().zip(&activation_offsets) {
+        set_attribute(allocation.op, "offset", offset_attribute(context, *offset));
+    }
     // The largest buffers alive at the peak, with the node that allocates each.
     let mut at_peak: Vec<(u64, String)> = allocations
         .iter()
@@ -338,7 +271,41 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         })
         .collect();
 
-    // The new signature: three byte buffers.
+    // The arguments become mutable weights; the signature, three byte buffers.
+    let (names, _) = glow_dialects::port_names::port_names(function);
+    let anchor = block.first_operation().ok_or(())?;
+    let mutability = IntegerAttribute::new(IntegerType::new(context, 32).into(), 1).into();
+    for (i, offset) in mutable_offsets.iter().enumerate() {
+        let argument = block.argument(i).map_err(|_| ())?;
+        let name = names
+            .get(i)
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| format!("arg{i}"));
+        let weight = OperationBuilder::new("glow.instr.weight", function.location())
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "name"),
+                    StringAttribute::new(context, &name).into(),
+                ),
+                (Identifier::new(context, "mutability"), mutability),
+                (
+                    Identifier::new(context, "offset"),
+                    offset_attribute(context, *offset as u64),
+                ),
+            ])
+            .add_results(&[argument.r#type()])
+            .build()
+            .map_err(|_| ())?;
+        let weight = block.insert_operation_before(anchor, weight);
+        let replacement = weight.result(0).map_err(|_| ())?;
+        // SAFETY: the weight has the argument's type and dominates every use.
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), replacement.to_raw()) };
+    }
+    for _ in 0..arguments {
+        // SAFETY: the argument has no uses any more.
+        unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), 0) };
+    }
     let byte = IntegerType::new(context, 8).into();
     let buffer_type =
         |size: u64| -> Type { MemRefType::new(byte, &[size.max(1) as i64], None, None).into() };
@@ -348,86 +315,61 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         buffer_type(mutable_size),
         buffer_type(activations_size),
     ];
-    // SAFETY: block arguments are inserted into the live entry block.
-    let buffers: Vec<Value> = new_types
-        .iter()
-        .enumerate()
-        .map(|(i, t)| unsafe {
-            Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+    for (i, t) in new_types.iter().enumerate() {
+        // SAFETY: block arguments are inserted into the live entry block.
+        unsafe {
+            mlir_sys::mlirBlockInsertArgument(
                 block.to_raw(),
                 i as isize,
                 t.to_raw(),
                 location.to_raw(),
-            ))
-        })
-        .collect();
-    let (constant, mutable, activations) = (buffers[0], buffers[1], buffers[2]);
-
-    let mut views = Views {
-        context,
-        block,
-        offsets: Default::default(),
-    };
-    for (i, offset) in mutable_offsets.iter().enumerate() {
-        let argument = block.argument(3 + i).map_err(|_| ())?;
-        let replacement = views.view(mutable, *offset as u64, argument.r#type(), location);
-        // SAFETY: the view has the argument's type and dominates every use.
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), replacement) };
+            )
+        };
     }
-    for _ in 0..arguments {
-        // SAFETY: the argument has no uses any more.
-        unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), 3) };
-    }
-    for (op, symbol) in get_globals {
-        let result = op.result(0).map_err(|_| ())?;
-        let replacement = views.view(
-            constant,
-            constant_offsets[&symbol],
-            result.r#type(),
-            op.location(),
-        );
-        // SAFETY: same type, and the view (at the function start) dominates the uses.
-        unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), replacement);
-            mlir_sys::mlirOperationDestroy(op.to_raw());
-        }
-    }
-    for (allocation, offset) in allocations.iter().zip(&activation_offsets) {
-        let op = allocation.op;
-        let result = op.result(0).map_err(|_| ())?;
-        let replacement = views.view(activations, *offset, result.r#type(), op.location());
-        // SAFETY: deallocs of the buffer go first, then the alloc, whose result is
-        // replaced by a view of the same type that dominates its uses.
-        unsafe {
-            for dealloc in &allocation.deallocs {
-                mlir_sys::mlirOperationDestroy(dealloc.to_raw());
-            }
-            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), replacement);
-            mlir_sys::mlirOperationDestroy(op.to_raw());
-        }
-    }
-
     let function_type = FunctionType::new(context, &new_types, &[]);
     set_attribute(
         function,
         "function_type",
         TypeAttribute::new(function_type.into()).into(),
     );
-    for (name, globals_symbol_offset) in &constant_offsets {
+    // The three buffers never overlap, and the planner aligned each to 64 bytes: LLVM
+    // may rely on both.
+    let buffer_attributes = Attribute::parse(
+        context,
+        "[{llvm.noalias, llvm.align = 64 : i64}, {llvm.noalias, llvm.align = 64 : i64}, {llvm.noalias, llvm.align = 64 : i64}]",
+    )
+    .ok_or(())?;
+    set_attribute(function, "arg_attrs", buffer_attributes);
+    for (name, offset) in &constant_offsets {
         if let Some(global) = globals.get(name) {
-            set_attribute(
-                *global,
-                "glow.constant_offset",
-                IntegerAttribute::new(Type::index(context), *globals_symbol_offset as i64).into(),
-            );
+            set_attribute(*global, "glow.constant_offset", integer(context, *offset));
         }
     }
-    let size = |value: u64| IntegerAttribute::new(Type::index(context), value as i64).into();
-    set_attribute(function, "glow.constant_size", size(constant_size));
-    set_attribute(function, "glow.mutable_size", size(mutable_size));
-    set_attribute(function, "glow.activations_size", size(activations_size));
-    set_attribute(function, "glow.activations_lower_bound", size(lower_bound));
-    set_attribute(function, "glow.activations_unshared", size(unshared));
+    set_attribute(
+        function,
+        "glow.constant_size",
+        integer(context, constant_size),
+    );
+    set_attribute(
+        function,
+        "glow.mutable_size",
+        integer(context, mutable_size),
+    );
+    set_attribute(
+        function,
+        "glow.activations_size",
+        integer(context, activations_size),
+    );
+    set_attribute(
+        function,
+        "glow.activations_lower_bound",
+        integer(context, lower_bound),
+    );
+    set_attribute(
+        function,
+        "glow.activations_unshared",
+        integer(context, unshared),
+    );
     set_attribute(
         function,
         "glow.activations_placement",

@@ -81,6 +81,7 @@ fn writes_a_bundle() {
         frozen_inputs: Vec::new(),
         function: "main".into(),
         max_tensor_bytes: 1 << 30,
+        arena_limit: 0,
         target_cpu: None,
         quantization: None,
         int8_kernels: Default::default(),

@@ -49,6 +49,10 @@ struct Arguments {
     /// Refuse models in which one tensor would exceed this many bytes.
     #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
     max_tensor_bytes: u64,
+    /// Refuse models whose planned activation arena would exceed this many bytes
+    /// (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    max_arena_bytes: u64,
 }
 
 fn run(arguments: Arguments) -> Result<()> {
@@ -74,6 +78,7 @@ fn run(arguments: Arguments) -> Result<()> {
         frozen_inputs: arguments.frozen_inputs,
         function: arguments.function,
         max_tensor_bytes: arguments.max_tensor_bytes,
+        arena_limit: arguments.max_arena_bytes,
         target_cpu: arguments.target_cpu,
     })?;
     glow_run::outln!(

@@ -14,17 +14,17 @@ pub mod weights;
 use crate::model::{
     compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
 };
+use crate::planned::compile_planned;
+pub use crate::planned::MemoryPlan;
 use anyhow::{bail, Context as _, Result};
 use glow_passes::{pipelines::Quantization, Int8Kernels};
 use header::{c_identifier, header, manifest};
 use melior::ir::{
-    attribute::{DenseI64ArrayAttribute, StringAttribute},
-    operation::OperationLike,
-    Attribute, AttributeLike, Module, OperationRef,
+    attribute::StringAttribute, operation::OperationLike, Attribute, AttributeLike, Module,
+    OperationRef,
 };
 use object::emit_object;
 use std::path::PathBuf;
-use weights::{extract_weights, index_attribute};
 
 /// What to compile into a bundle, and where.
 #[derive(Clone, Debug)]
@@ -43,6 +43,8 @@ pub struct BundleRequest {
     pub function: String,
     /// The largest tensor accepted, in bytes.
     pub max_tensor_bytes: u64,
+    /// The largest activation arena accepted, in bytes (0: no limit).
+    pub arena_limit: u64,
     /// The CPU the bundle is for (LLVM's name); `None`: this machine.
     pub target_cpu: Option<String>,
     /// Quantization from a profile, if any.
@@ -70,65 +72,10 @@ pub struct BundleSummary {
     pub memory: MemoryPlan,
 }
 
-/// What `glow-plan-memory` recorded about the activation arena.
-#[derive(Clone, Debug)]
-pub struct MemoryPlan {
-    /// The most bytes of activations alive at one time: no placement needs less.
-    pub lower_bound: u64,
-    /// The bytes the activations would take if none shared memory.
-    pub unshared: u64,
-    /// The placement strategy that gave the smallest arena.
-    pub placement: String,
-    /// The largest buffers alive at the peak (`node: N bytes`).
-    pub at_peak: Vec<String>,
-}
-
-impl MemoryPlan {
-    fn read(function: OperationRef) -> Result<Self> {
-        use melior::ir::attribute::ArrayAttribute;
-        let string = |name: &str| -> Result<String> {
-            Ok(StringAttribute::try_from(function.attribute(name)?)
-                .map_err(|_| anyhow::anyhow!("'{name}' is not a string"))?
-                .value()
-                .to_string())
-        };
-        let at_peak = ArrayAttribute::try_from(function.attribute("glow.activations_at_peak")?)
-            .map_err(|_| anyhow::anyhow!("the memory plan left no peak"))?;
-        Ok(Self {
-            lower_bound: index_attribute(function, "glow.activations_lower_bound")?,
-            unshared: index_attribute(function, "glow.activations_unshared")?,
-            placement: string("glow.activations_placement")?,
-            at_peak: (0..at_peak.len())
-                .filter_map(|i| at_peak.element(i).ok())
-                .filter_map(|a| StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_string())
-                .collect(),
-        })
-    }
-}
-
 impl BundleSummary {
-    /// The memory report: first the line scripts read, exactly
-    /// `activations: planned N bytes, lower bound M bytes`, then the details.
+    /// The memory report ([`MemoryPlan::report`]).
     pub fn memory_report(&self) -> String {
-        let memory = &self.memory;
-        format!(
-            "activations: planned {} bytes, lower bound {} bytes\n\
-             activation buffers: {} bytes if none shared memory; placement: {}\n\
-             weights: {} bytes; inputs and outputs: {} bytes\n\
-             largest buffers live at the peak: {}\n",
-            self.activations_size,
-            memory.lower_bound,
-            memory.unshared,
-            memory.placement,
-            self.constant_weights_size,
-            self.mutable_weights_size,
-            if memory.at_peak.is_empty() {
-                "none".to_string()
-            } else {
-                memory.at_peak.join(", ")
-            }
-        )
+        self.memory.report()
     }
 }
 
@@ -239,7 +186,6 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
             ),
             (_, _) => arguments.int8_kernels,
         },
-        runner_allocator: false,
         // Bundles run on the caller's thread: no OpenMP runtime to link.
         threads: 1,
         time_layers: false,
@@ -261,44 +207,17 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         let function = find_function(&module, &arguments.function)?;
         let ports = signature_ports(function, &input_names, &output_names)?;
         set_string_attribute(function, "sym_name", &name);
-        // The header carries the port names now; buffer-results-to-out-params adds
-        // arguments without extending the argument attributes, so drop them.
-        for list in ["arg_attrs", "res_attrs"] {
-            // SAFETY: removing a discardable attribute of a live op.
-            unsafe {
-                mlir_sys::mlirOperationRemoveAttributeByName(
-                    function.to_raw(),
-                    melior::StringRef::new(list).to_raw(),
-                )
-            };
-        }
         ports
     };
-
-    glow_passes::run_pipeline(
-        &mut module,
-        &format!("builtin.module({})", pipeline.bundle_front(&name)),
-    )?;
-    let (sizes, offsets, memory) = {
-        let function = find_function(&module, &name)?;
-        let memory = MemoryPlan::read(function)?;
-        let sizes = [
-            index_attribute(function, "glow.constant_size")?,
-            index_attribute(function, "glow.mutable_size")?,
-            index_attribute(function, "glow.activations_size")?,
-        ];
-        let offsets = DenseI64ArrayAttribute::try_from(function.attribute("glow.mutable_offsets")?)
-            .map_err(|_| anyhow::anyhow!("the memory plan left no mutable offsets"))?;
-        let offsets: Vec<u64> = (0..offsets.len())
-            .map(|i| offsets.element(i).map(|o| o as u64))
-            .collect::<Result<_, _>>()?;
-        (sizes, offsets, memory)
-    };
-    let weights = extract_weights(&module, sizes[0])?;
-    glow_passes::run_pipeline(
-        &mut module,
-        &format!("builtin.module({})", pipeline.bundle_back()),
-    )?;
+    let planned = compile_planned(&mut module, &pipeline, &name, arguments.arena_limit)?;
+    let weights = planned.weights;
+    let memory = planned.memory;
+    let sizes = [
+        memory.constant_size,
+        memory.mutable_size,
+        memory.activations_size,
+    ];
+    let offsets = memory.mutable_offsets.clone();
     let errors = export_status(&module, &name)?;
 
     // Everything is compiled; only now write the files (the object first, to a

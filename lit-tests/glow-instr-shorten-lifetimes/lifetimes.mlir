@@ -1,0 +1,62 @@
+// glow-instr-shorten-lifetimes: each alloc_activation moves down to its first user and
+// its dealloc_activation up to after its last user, also when that user reaches the
+// buffer through a view inside a loop. An unused buffer's dealloc follows its alloc; a
+// buffer without a dealloc gets one.
+// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-instr-shorten-lifetimes))' | FileCheck %s
+
+// CHECK-LABEL: func.func @f
+// CHECK-NEXT: %[[UNUSED:.*]] = glow.instr.alloc_activation : memref<2xf32>
+// CHECK-NEXT: glow.instr.dealloc_activation %[[UNUSED]]
+// CHECK-NEXT: %[[C:.*]] = arith.constant
+// CHECK-NEXT: %[[A:.*]] = glow.instr.alloc_activation : memref<4xf32>
+// CHECK-NEXT: linalg.fill ins(%[[C]] : f32) outs(%[[A]] : memref<4xf32>)
+// CHECK-NEXT: %[[B:.*]] = glow.instr.alloc_activation : memref<4xf32>
+// CHECK-NEXT: linalg.add ins(%[[A]], %[[A]] : {{.*}}) outs(%[[B]] : memref<4xf32>)
+// CHECK-NEXT: glow.instr.dealloc_activation %[[A]]
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[B]]
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[V]]
+// CHECK: }
+// CHECK-NEXT: glow.instr.dealloc_activation %[[B]]
+// CHECK-NEXT: %[[D:.*]] = glow.instr.alloc_activation : memref<4xf32>
+// CHECK-NEXT: linalg.fill ins(%[[C]] : f32) outs(%[[D]] : memref<4xf32>)
+// CHECK-NEXT: glow.instr.dealloc_activation %[[D]]
+// CHECK-NEXT: return
+func.func @f() {
+  %a = glow.instr.alloc_activation : memref<4xf32>
+  %b = glow.instr.alloc_activation : memref<4xf32>
+  %d = glow.instr.alloc_activation : memref<4xf32>
+  %unused = glow.instr.alloc_activation : memref<2xf32>
+  %c = arith.constant 1.0 : f32
+  linalg.fill ins(%c : f32) outs(%a : memref<4xf32>)
+  linalg.add ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
+  %view = memref.subview %b[1] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    memref.store %c, %view[%i] : memref<2xf32, strided<[1], offset: 1>>
+  }
+  linalg.fill ins(%c : f32) outs(%d : memref<4xf32>)
+  glow.instr.dealloc_activation %unused : memref<2xf32>
+  glow.instr.dealloc_activation %a : memref<4xf32>
+  glow.instr.dealloc_activation %b : memref<4xf32>
+  return
+}
+
+// A view made before the first compute use keeps the alloc above it.
+// CHECK-LABEL: func.func @view_first
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: %[[E:.*]] = glow.instr.alloc_activation : memref<4xf32>
+// CHECK-NEXT: %[[FLAT:.*]] = memref.expand_shape %[[E]]
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[E]] : memref<4xf32>)
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[FLAT]] : memref<2x2xf32>)
+// CHECK-NEXT: glow.instr.dealloc_activation %[[E]]
+func.func @view_first() {
+  %e = glow.instr.alloc_activation : memref<4xf32>
+  %c = arith.constant 1.0 : f32
+  %flat = memref.expand_shape %e [[0, 1]] output_shape [2, 2] : memref<4xf32> into memref<2x2xf32>
+  linalg.fill ins(%c : f32) outs(%e : memref<4xf32>)
+  linalg.fill ins(%c : f32) outs(%flat : memref<2x2xf32>)
+  return
+}

@@ -1,0 +1,56 @@
+// glow-lower-instr: after glow-plan-memory, every buffer is a view of one of the three
+// byte buffers at its offset (constant weights, inputs/outputs, activations);
+// deallocations go and glow.instr.copy becomes memref.copy.
+// RUN: glow-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(glow-lower-instr))' | FileCheck %s
+
+// CHECK-LABEL: func.func @f
+// CHECK-SAME: (%[[CONSTANT:.*]]: memref<64xi8>, %[[MUTABLE:.*]]: memref<128xi8>, %[[ACTIVATIONS:.*]]: memref<128xi8>)
+// CHECK: %[[X:.*]] = memref.view %[[MUTABLE]][%{{.*}}][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[Y:.*]] = memref.view %[[MUTABLE]][%[[C64]]][] : memref<128xi8> to memref<4xf32>
+// CHECK: %[[W:.*]] = memref.view %[[CONSTANT]][%{{.*}}][] : memref<64xi8> to memref<4xf32>
+// CHECK: %[[C64_2:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[A:.*]] = memref.view %[[ACTIVATIONS]][%[[C64_2]]][] : memref<128xi8> to memref<4xf32>
+// CHECK-NEXT: linalg.add ins(%[[X]], %[[W]] : {{.*}}) outs(%[[A]] : memref<4xf32>)
+// CHECK-NEXT: memref.copy %[[A]], %[[Y]] : memref<4xf32> to memref<4xf32>
+// CHECK-NEXT: return
+// CHECK-NOT: glow.instr
+func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
+    attributes {glow.activations_size = 128 : index} {
+  %x = glow.instr.weight "x" mutable offset 0 : memref<4xf32>
+  %y = glow.instr.weight "y" mutable offset 64 : memref<4xf32>
+  %w = glow.instr.weight "w" constant offset 0 : memref<4xf32>
+  %a = glow.instr.alloc_activation offset 64 : memref<4xf32>
+  linalg.add ins(%x, %w : memref<4xf32>, memref<4xf32>) outs(%a : memref<4xf32>)
+  glow.instr.copy out %y, in %a : memref<4xf32>
+  glow.instr.dealloc_activation %a : memref<4xf32>
+  return
+}
+
+// -----
+
+// A function with buffers but no plan is refused.
+func.func @f(%x: memref<4xf32>) {
+  // expected-error @+1 {{glow-lower-instr: the function's buffers are not planned: run glow-plan-memory first}}
+  %a = glow.instr.alloc_activation : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
+    attributes {glow.activations_size = 128 : index} {
+  // expected-error @+1 {{glow-lower-instr: a buffer without an offset: run glow-plan-memory first}}
+  %a = glow.instr.alloc_activation : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
+    attributes {glow.activations_size = 128 : index} {
+  %a = glow.instr.alloc_activation offset 0 : memref<4xf32>
+  // expected-error @+1 {{glow-lower-instr: glow.instr.tensorview has no lowering}}
+  %v = glow.instr.tensorview %a [0] : memref<4xf32> -> memref<2xf32>
+  return
+}

@@ -1,0 +1,92 @@
+//! `glow-instr-shorten-lifetimes`: Glow's alloc sinking and dealloc hoisting on
+//! glow.instr. Each `glow.instr.alloc_activation` moves down to just before the first
+//! top-level op that uses its buffer (directly, through a view, or inside a loop), and
+//! its `glow.instr.dealloc_activation` up to just after the last one, so the planner
+//! sees the shortest lifetimes. A buffer nothing uses loses its dealloc next to it (and
+//! `glow-instr-dead-allocs` removes it). A buffer with no dealloc gets one.
+
+use super::buffers::{
+    build_dealloc, deallocs, direct_uses, erase, move_after, move_before, name_of, uses, Access,
+    TopLevel,
+};
+use crate::framework::{PassDefinition, PassOptions};
+use melior::{
+    dialect::DialectHandle,
+    ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
+};
+
+/// The pass definition registered as `glow-instr-shorten-lifetimes`.
+pub static SHORTEN_LIFETIMES: PassDefinition = PassDefinition {
+    argument: "glow-instr-shorten-lifetimes",
+    description: "Sink each glow.instr.alloc_activation to its first use and hoist its dealloc_activation to its last (Glow's dealloc hoisting)",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: Vec::<DialectHandle>::new,
+    validate: |_: &PassOptions| Ok(()),
+    run,
+};
+
+fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    let region = function.region(0).map_err(|_| ())?;
+    let Some(block) = region.first_block() else {
+        return Ok(());
+    };
+    let allocations: Vec<OperationRef> = TopLevel::new(block)
+        .ops
+        .into_iter()
+        .filter(|op| name_of(*op) == "glow.instr.alloc_activation")
+        .collect();
+    for alloc in allocations {
+        let buffer = alloc.result(0).map_err(|_| ())?;
+        // Positions change as ops move: recompute them for each buffer.
+        let top_level = TopLevel::new(block);
+        let used_at: Vec<usize> = uses(buffer.into())
+            .iter()
+            .filter(|u| u.access != Access::Free)
+            .filter_map(|u| top_level.position(u.owner))
+            .collect();
+        // The alloc must stay above every op defined from the buffer (its views too).
+        let first = direct_uses(buffer.into())
+            .iter()
+            .filter(|(owner, _)| name_of(*owner) != "glow.instr.dealloc_activation")
+            .filter_map(|(owner, _)| top_level.position(*owner))
+            .min();
+        let frees = deallocs(buffer.into());
+        let (Some(first), Some(last)) = (first, used_at.iter().max()) else {
+            // Unused: the dealloc follows the alloc.
+            for dealloc in frees.iter().skip(1) {
+                erase(*dealloc);
+            }
+            match frees.first() {
+                Some(dealloc) => move_after(*dealloc, alloc),
+                None => {
+                    block.insert_operation_after(
+                        alloc,
+                        build_dealloc(buffer.into(), alloc.location()),
+                    );
+                }
+            }
+            continue;
+        };
+        let (first_user, last_user) = (top_level.ops[first], top_level.ops[*last]);
+        move_before(alloc, first_user);
+        for dealloc in frees.iter().skip(1) {
+            erase(*dealloc);
+        }
+        // After the terminator nothing can go: a buffer the terminator uses lives on.
+        let is_terminator = block
+            .terminator()
+            .is_some_and(|t| t.to_raw().ptr == last_user.to_raw().ptr);
+        let dealloc = match frees.first() {
+            Some(dealloc) => *dealloc,
+            None => block
+                .insert_operation_after(last_user, build_dealloc(buffer.into(), alloc.location())),
+        };
+        if is_terminator {
+            move_before(dealloc, last_user);
+        } else {
+            move_after(dealloc, last_user);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! `glow-lower-instr`: a planned glow.instr function back to upstream memrefs, after
+//! `glow-plan-memory` gave it the signature `(%constant, %mutable, %activations)`
+//! (three byte buffers) and every buffer its offset. Each constant
+//! `glow.instr.weight` becomes a `memref.view` of `%constant`, each mutable one of
+//! `%mutable`, each `glow.instr.alloc_activation` of `%activations`, at its offset;
+//! `glow.instr.dealloc_activation` goes (the memory is the caller's) and
+//! `glow.instr.copy` becomes `memref.copy`. A buffer without an offset, or a function
+//! with buffers that was never planned, is a located error.
+
+use super::buffers::{erase, name_of, parent_block, replace_uses};
+use crate::framework::{attributes, emit_error, PassDefinition, PassOptions};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+};
+
+/// The pass definition registered as `glow-lower-instr`.
+pub static LOWER_INSTR: PassDefinition = PassDefinition {
+    argument: "glow-lower-instr",
+    description: "Lower a planned glow.instr function to memref views of its three byte buffers (constant weights, mutable weights, activations)",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: || {
+        vec![
+            DialectHandle::memref(),
+            DialectHandle::arith(),
+        ]
+    },
+    validate: |_: &PassOptions| Ok(()),
+    run,
+};
+
+fn fail(op: OperationRef, message: &str) {
+    emit_error(op.location(), &format!("glow-lower-instr: {message}"));
+}
+
+fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    let context = function.context();
+    // SAFETY: the context outlives this pass run.
+    let context = unsafe { context.to_ref() };
+    let mut ops = Vec::new();
+    function.walk(WalkOrder::PreOrder, |op| {
+        if name_of(op).starts_with("glow.instr.") && name_of(op) != "glow.instr.check" {
+            // SAFETY: the op outlives the pass's use of it.
+            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let planned = function.attribute("glow.activations_size").is_ok();
+    let region = function.region(0).map_err(|_| ())?;
+    let block = region.first_block().ok_or(())?;
+    if !planned || block.argument_count() != 3 {
+        fail(
+            ops[0],
+            "the function's buffers are not planned: run glow-plan-memory first",
+        );
+        return Err(());
+    }
+    let buffer = |i: usize| -> Value { block.argument(i).expect("three arguments").into() };
+    for op in ops {
+        let name = name_of(op);
+        let arena = match name.as_str() {
+            "glow.instr.weight" if attributes::i64_value(op, "mutability") == Some(0) => 0,
+            "glow.instr.weight" => 1,
+            "glow.instr.alloc_activation" => 2,
+            "glow.instr.dealloc_activation" => {
+                erase(op);
+                continue;
+            }
+            "glow.instr.copy" => {
+                let (Ok(destination), Ok(source)) = (op.operand(0), op.operand(1)) else {
+                    return Err(());
+                };
+                let copy = OperationBuilder::new("memref.copy", op.location())
+                    .add_operands(&[source, destination])
+                    .build()
+                    .map_err(|_| ())?;
+                parent_block(op).insert_operation_before(op, copy);
+                erase(op);
+                continue;
+            }
+            _ => {
+                fail(op, &format!("{name} has no lowering"));
+                return Err(());
+            }
+        };
+        let Some(offset) = attributes::i64_value(op, "offset") else {
+            fail(op, "a buffer without an offset: run glow-plan-memory first");
+            return Err(());
+        };
+        let result = op.result(0).map_err(|_| ())?;
+        let index = Type::index(context);
+        let parent = parent_block(op);
+        let constant = OperationBuilder::new("arith.constant", op.location())
+            .add_attributes(&[(
+                Identifier::new(context, "value"),
+                IntegerAttribute::new(index, offset).into(),
+            )])
+            .add_results(&[index])
+            .build()
+            .map_err(|_| ())?;
+        let constant = parent.insert_operation_before(op, constant);
+        let view = OperationBuilder::new("memref.view", op.location())
+            .add_operands(&[buffer(arena), constant.result(0).map_err(|_| ())?.into()])
+            .add_results(&[result.r#type()])
+            .build()
+            .map_err(|_| ())?;
+        let view = parent.insert_operation_before(op, view);
+        replace_uses(result.into(), view.result(0).map_err(|_| ())?.into());
+        erase(op);
+    }
+    Ok(())
+}
