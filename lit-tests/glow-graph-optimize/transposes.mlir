@@ -37,3 +37,39 @@ func.func @shared(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
   %r = glow.graph.relu %t : tensor<3x2xf32>
   return %t, %r : tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// ReLU as glow-lower-nodes writes it (cmp_lt + select against a splat zero): the
+// channels-last transposes sink through the comparison and the select (the splat is
+// re-made in the source shape) and cancel.
+// CHECK-LABEL: func.func @relu_as_select
+// CHECK-NOT: glow.graph.transpose
+// CHECK: %[[Z:.*]] = glow.graph.splat 0.000000e+00 : tensor<1x3x4x5xf32>
+// CHECK: %[[C:.*]] = glow.graph.cmp_lt %arg0, %[[Z]] : tensor<1x3x4x5xf32>
+// CHECK: %[[S:.*]] = glow.graph.select %[[C]], %{{.*}}, %arg0 : tensor<1x3x4x5xi1>, tensor<1x3x4x5xf32>
+// CHECK-NOT: glow.graph.transpose
+// CHECK: return %[[S]]
+func.func @relu_as_select(%x: tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32> {
+  %t = glow.graph.transpose %x perm [0, 2, 3, 1] : tensor<1x3x4x5xf32> -> tensor<1x4x5x3xf32>
+  %z = glow.graph.splat 0.0 : tensor<1x4x5x3xf32>
+  %c = glow.graph.cmp_lt %t, %z : tensor<1x4x5x3xf32>
+  %s = glow.graph.select %c, %z, %t : tensor<1x4x5x3xi1>, tensor<1x4x5x3xf32>
+  %u = glow.graph.transpose %s perm [0, 3, 1, 2] : tensor<1x4x5x3xf32> -> tensor<1x3x4x5xf32>
+  return %u : tensor<1x3x4x5xf32>
+}
+
+// -----
+
+// Not sunk: the select's other operand is neither moved the same way nor a splat.
+// CHECK-LABEL: func.func @select_mixed
+// CHECK: glow.graph.select %{{.*}}, %arg1, %{{.*}} : tensor<1x4x5x3xi1>, tensor<1x4x5x3xf32>
+// CHECK: glow.graph.transpose
+func.func @select_mixed(%x: tensor<1x3x4x5xf32>, %y: tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf32> {
+  %t = glow.graph.transpose %x perm [0, 2, 3, 1] : tensor<1x3x4x5xf32> -> tensor<1x4x5x3xf32>
+  %z = glow.graph.splat 0.0 : tensor<1x4x5x3xf32>
+  %c = glow.graph.cmp_lt %t, %z : tensor<1x4x5x3xf32>
+  %s = glow.graph.select %c, %y, %t : tensor<1x4x5x3xi1>, tensor<1x4x5x3xf32>
+  %u = glow.graph.transpose %s perm [0, 3, 1, 2] : tensor<1x4x5x3xf32> -> tensor<1x3x4x5xf32>
+  return %u : tensor<1x3x4x5xf32>
+}

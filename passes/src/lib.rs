@@ -41,6 +41,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &layer_timing::TIME_LAYERS,
     &export_linalg::EXPORT_FINALIZE,
     &cpu_schedule::TILE_AND_VECTORIZE,
+    &cpu_schedule::elementwise::VECTORIZE_ELEMENTWISE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,
     &cpu_schedule::pads_in_place::PADS_IN_PLACE,
     &instr::raise::RAISE_TO_INSTR,

@@ -699,9 +699,12 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 
 LogicalResult TransposeOp::verify() { return verifyInference(*this); }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (llvm::equal(getPerm(), llvm::seq<int64_t>(0, getPerm().size())))
     return getInput();
+  // A splat is the same splat in any layout.
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return splat.resizeSplat(getType());
   return {};
 }
 

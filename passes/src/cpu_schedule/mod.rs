@@ -15,6 +15,7 @@
 //! Both build a transform-dialect script and apply it with MLIR's interpreter
 //! ([`crate::framework::apply_transform_script`]).
 
+pub mod elementwise;
 pub mod pads_in_place;
 pub mod tiles;
 
@@ -129,6 +130,11 @@ fn init_is_tileable(op: OperationRef, index: usize) -> bool {
 }
 
 fn set_tag(op: OperationRef, value: usize) {
+    set_tag_named(op, TAG, value)
+}
+
+/// Sets the index attribute `tag` = `value` on `op` (a transform script matches it).
+fn set_tag_named(op: OperationRef, tag: &str, value: usize) {
     let context = op.context();
     // SAFETY: the ContextRef outlives the borrow in this frame.
     let context = unsafe { context.to_ref() };
@@ -137,8 +143,8 @@ fn set_tag(op: OperationRef, value: usize) {
         value as i64,
     );
     let name = mlir_sys::MlirStringRef {
-        data: TAG.as_ptr().cast(),
-        length: TAG.len(),
+        data: tag.as_ptr().cast(),
+        length: tag.len(),
     };
     // SAFETY: a discardable attribute set on a live op.
     unsafe {

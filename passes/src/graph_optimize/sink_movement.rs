@@ -3,7 +3,9 @@
 //! reshape folder):
 //! - op(transpose(x)) -> transpose(op(x)) for unary elementwise ops whose transpose has
 //!   no other user; op(transpose(x, p), transpose(y, p)) -> transpose(op(x, y), p) for
-//!   binary elementwise ops
+//!   binary elementwise ops, comparisons and select (three operands) alike — ReLU and
+//!   its kin are lowered to cmp + select before the channels-last layout adds its
+//!   transposes, which must sink through them to cancel
 //! - the same for reshape: op(reshape(x)) -> reshape(op(x)), and
 //!   op(reshape(x), reshape(y)) -> reshape(op(x, y)) when x and y have one type
 //!
@@ -113,6 +115,11 @@ sink_rules! {
         SINK_TRANSPOSES_BELOW_DIV => "glow.graph.div",
         SINK_TRANSPOSES_BELOW_MAX => "glow.graph.max",
         SINK_TRANSPOSES_BELOW_MIN => "glow.graph.min",
+        SINK_TRANSPOSES_BELOW_CMP_EQ => "glow.graph.cmp_eq",
+        SINK_TRANSPOSES_BELOW_CMP_NEQ => "glow.graph.cmp_neq",
+        SINK_TRANSPOSES_BELOW_CMP_LT => "glow.graph.cmp_lt",
+        SINK_TRANSPOSES_BELOW_CMP_LTE => "glow.graph.cmp_lte",
+        SINK_TRANSPOSES_BELOW_SELECT => "glow.graph.select",
     }
 }
 
@@ -225,10 +232,11 @@ fn move_result<'c>(
     true
 }
 
-/// op(move(x), move(y)) -> move(op(x, y)), for operands of one type moved the same
-/// way from sources of one type; a splat operand counts as moved (it is re-made in the
-/// source shape). The operand movements may have other users: they stay for those
-/// (and usually cancel against a later movement there), so no work is duplicated.
+/// op(move(x), move(y), ...) -> move(op(x, y, ...)), for operands of one shape moved
+/// the same way from sources of one shape; a splat operand counts as moved (it is
+/// re-made in the source shape). The operand movements may have other users: they stay
+/// for those (and usually cancel against a later movement there), so no work is
+/// duplicated.
 fn rewrite_binary<'c>(
     kind: Kind,
     context: &'c Context,
@@ -236,27 +244,46 @@ fn rewrite_binary<'c>(
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
     use crate::lower_nodes::builder::tensor_info;
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else {
-        return false;
-    };
+    let operands: Vec<Value> = (0..op.operand_count())
+        .filter_map(|i| op.operand(i).ok())
+        .collect();
     let shape = |v: Value| tensor_info(v).map(|(shape, _)| shape);
-    if shape(lhs) != shape(rhs) || per_axis_quantized(op) {
+    if operands.len() < 2
+        || operands.iter().any(|v| shape(*v) != shape(operands[0]))
+        || per_axis_quantized(op)
+    {
         return false;
     }
-    let (movement, source) = match (moved_from(lhs, kind), moved_from(rhs, kind)) {
-        (Some((p, x)), Some((q, y))) if p == q && shape(x) == shape(y) => (p, x),
-        (Some((p, x)), None) | (None, Some((p, x))) => (p, x),
-        _ => return false,
+    let moves: Vec<_> = operands
+        .iter()
+        .filter_map(|v| moved_from(*v, kind))
+        .collect();
+    let Some((movement, source)) = moves.first() else {
+        return false;
     };
+    if moves
+        .iter()
+        .any(|(m, x)| m != movement || shape(*x) != shape(*source))
+    {
+        return false;
+    }
+    let (movement, source) = (movement, *source);
     let Some(result_type) = shaped_like(source, op) else {
         return false;
     };
+    // Every operand must be moved or a splat before anything is built.
+    if operands
+        .iter()
+        .any(|v| moved_from(*v, kind).is_none() && defining_op(*v, "glow.graph.splat").is_none())
+    {
+        return false;
+    }
     rewriter.set_insertion_point_before(op);
     let mut sources = Vec::new();
-    for value in [lhs, rhs] {
-        if let Some((_, source)) = moved_from(value, kind) {
+    for value in &operands {
+        if let Some((_, source)) = moved_from(*value, kind) {
             sources.push(source.to_raw());
-        } else if let Some(splat) = defining_op(value, "glow.graph.splat") {
+        } else if let Some(splat) = defining_op(*value, "glow.graph.splat") {
             let remade = rewriter.clone_op(splat);
             let Ok(result) = remade.result(0) else {
                 return false;
@@ -267,15 +294,12 @@ fn rewrite_binary<'c>(
             // SAFETY: a splat's result type is free; it takes the source shape.
             unsafe { mlir_sys::mlirValueSetType(result.to_raw(), splat_type.to_raw()) };
             sources.push(result.to_raw());
-        } else {
-            return false;
         }
     }
     let moved = rewriter.clone_op(op);
-    // SAFETY: the clone is alive and has two operands; the sources dominate it.
-    unsafe {
-        mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, sources[0]);
-        mlir_sys::mlirOperationSetOperand(moved.to_raw(), 1, sources[1]);
+    for (i, source) in sources.iter().enumerate() {
+        // SAFETY: the clone is alive and has these operands; the sources dominate it.
+        unsafe { mlir_sys::mlirOperationSetOperand(moved.to_raw(), i as isize, *source) };
     }
-    move_result(context, op, moved, result_type, &movement, rewriter)
+    move_result(context, op, moved, result_type, movement, rewriter)
 }

@@ -373,7 +373,7 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     set_attribute(
         function,
         "glow.activations_placement",
-        StringAttribute::new(context, strategy.name()).into(),
+        StringAttribute::new(context, &strategy).into(),
     );
     set_attribute(
         function,

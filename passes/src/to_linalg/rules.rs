@@ -351,19 +351,13 @@ rule!(
     TRANSPOSE,
     "glow.graph.transpose",
     |context, op, rewriter| {
-        let (Ok(input), Ok(result), Some(perm)) = (op.operand(0), op.result(0), permutation(op))
-        else {
+        let (Ok(input), Some(perm)) = (op.operand(0), permutation(op)) else {
             return false;
         };
         let b = LinalgBuilder::before(context, op, rewriter);
-        let init = b.empty(result.r#type());
-        let converted = b.named(
-            "linalg.transpose",
-            &[input],
-            init,
-            result.r#type(),
-            &[("permutation", b.array(&perm))],
-        );
+        // A constant (a fully-connected layer's weights) is relaid out at compile time,
+        // not on every run.
+        let converted = b.transpose(input, &perm);
         rewriter.replace_op_with_values(op, &[converted]);
         true
     }
