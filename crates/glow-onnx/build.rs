@@ -35,7 +35,9 @@ fn main() {
     println!("cargo:rerun-if-changed={}", schema.display());
     let include = schema.parent().expect("a file has a parent").to_path_buf();
     let descriptors = protox::compile([&schema], [&include]).expect("onnx.proto parses");
+    // Tensor data stays a slice of the (memory-mapped) model file: no copy.
     prost_build::Config::new()
+        .bytes([".onnx.TensorProto.raw_data"])
         .compile_fds(descriptors)
         .expect("prost generates the ONNX types");
 }

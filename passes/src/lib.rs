@@ -48,6 +48,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::lifetimes::SHORTEN_LIFETIMES,
     &instr::dead_allocs::DEAD_ALLOCS,
     &instr::copy_elimination::COPY_ELIMINATION,
+    &instr::in_place::SHARE_BUFFERS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,
     &instr::listing::PRINT_LISTING,

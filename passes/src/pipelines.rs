@@ -66,11 +66,23 @@ pub struct CpuPipeline {
 }
 
 impl CpuPipeline {
-    /// The tensor half, ending with bufferization.
+    /// The tensor half, ending with bufferization: [`Self::graph_stages`], then
+    /// [`Self::linalg_stages`].
     pub fn tensor_stages(&self) -> String {
+        format!("{},{}", self.graph_stages(), self.linalg_stages())
+    }
+
+    /// Graph optimization, quantization folding, node lowering and the channels-last
+    /// layout, on glow.graph.
+    pub fn graph_stages(&self) -> String {
+        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last)".to_string()
+    }
+
+    /// From glow.graph to bufferized linalg: int8 micro-kernels, profile lowering,
+    /// conversion to linalg, tiling, vectorization, fusion, bufferization.
+    pub fn linalg_stages(&self) -> String {
         format!(
-            "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
-{}glow-lower-profiles,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
+            "{}glow-lower-profiles,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,\
 one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
             self.int8_kernels.pass(),
@@ -154,8 +166,18 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
     /// `arena_limit` bytes, 0: no limit) and the planned buffers lowered to views.
     pub fn bundle_front(&self, function: &str, arena_limit: u64) -> String {
         format!(
+            "{},{}",
+            self.graph_stages(),
+            self.bundle_front_after_graph(function, arena_limit)
+        )
+    }
+
+    /// [`Self::bundle_front`] without its graph stages (a driver may run those alone
+    /// first, to free the weights the graph optimizer replaced).
+    pub fn bundle_front_after_graph(&self, function: &str, arena_limit: u64) -> String {
+        format!(
             "{}{}buffer-results-to-out-params{{hoist-static-allocs=true modify-public-functions=true}},cse,canonicalize,{}{}",
-            self.tensor_stages(),
+            self.linalg_stages(),
             if self.time_layers {
                 "glow-time-layers,"
             } else {
@@ -174,11 +196,12 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
 }
 
 /// Glow's instruction IR between bufferization and the LLVM dialect, for entry
-/// function `function`: raised, optimized (copies, dead buffers, lifetimes), planned
+/// function `function`: raised, optimized (copies, in-place sharing, dead buffers,
+/// lifetimes), planned
 /// into one arena (at most `arena_limit` bytes, 0: no limit), lowered to views.
 pub fn instr_stages(function: &str, arena_limit: u64) -> String {
     format!(
-        "func.func(glow-raise-to-instr{{functions={function}}},glow-instr-copy-elimination,glow-instr-dead-allocs,glow-instr-shorten-lifetimes),\
+        "func.func(glow-raise-to-instr{{functions={function}}},glow-instr-copy-elimination,glow-instr-share-buffers,glow-instr-dead-allocs,glow-instr-shorten-lifetimes),\
 glow-plan-memory{{function={function} limit={arena_limit}}},func.func(glow-lower-instr)"
     )
 }

@@ -101,6 +101,9 @@ unsafe extern "C" {
     );
 
     /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
+    /// Frees the dense_resource blobs no attribute inside `op` refers to; returns the
+    /// bytes freed (`dialects/include/glow-c/Resources.h`).
+    pub fn glowReleaseUnreferencedResources(op: mlir_sys::MlirOperation) -> i64;
     pub fn glowNestingWithin(
         text: *const c_char,
         length: usize,

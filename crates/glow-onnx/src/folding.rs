@@ -71,7 +71,7 @@ pub fn broadcast(data: &TensorData, shape: &[i64]) -> TensorData {
     TensorData {
         element: data.element,
         dims: shape.to_vec(),
-        bytes,
+        bytes: bytes.into(),
     }
 }
 
@@ -152,7 +152,7 @@ pub fn gather(data: &TensorData, indices: &TensorData, axis: usize) -> Result<Te
     Ok(TensorData {
         element: data.element,
         dims,
-        bytes,
+        bytes: bytes.into(),
     })
 }
 
@@ -177,7 +177,7 @@ pub fn concat(inputs: &[&TensorData], axis: usize) -> TensorData {
     TensorData {
         element: first.element,
         dims,
-        bytes,
+        bytes: bytes.into(),
     }
 }
 
@@ -201,7 +201,7 @@ pub fn slice(data: &TensorData, start: &[i64], step: &[i64], sizes: &[i64]) -> T
     TensorData {
         element: data.element,
         dims: sizes.to_vec(),
-        bytes,
+        bytes: bytes.into(),
     }
 }
 
@@ -227,6 +227,6 @@ pub fn transpose(data: &TensorData, perm: &[usize]) -> TensorData {
     TensorData {
         element: data.element,
         dims,
-        bytes,
+        bytes: bytes.into(),
     }
 }

@@ -44,13 +44,31 @@ fn short_decode_error(message: &str) -> String {
     }
 }
 
+/// The bytes of the file at `path`, memory-mapped (read, for files that cannot be
+/// mapped: pipes, empty files): tensor data decoded from them stays in the mapping.
+fn map_file(path: &Path) -> std::io::Result<bytes::Bytes> {
+    let file = std::fs::File::open(path)?;
+    let length = file.metadata()?.len();
+    if length > 0 && file.metadata()?.is_file() {
+        // SAFETY: a read-only private mapping; the importer only reads it. A file
+        // truncated by another process while mapped would fault (SIGBUS), as with any
+        // mapped input; glow does not write the models it reads.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            return Ok(bytes::Bytes::from_owner(map));
+        }
+    }
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(&mut &file, &mut data)?;
+    Ok(bytes::Bytes::from(data))
+}
+
 /// Reads and decodes `path`, checking the default-domain opset.
 pub fn load_model(path: &Path) -> Result<LoadedModel> {
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Io {
+    let bytes = map_file(path).map_err(|source| ImportError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let model = ModelProto::decode(bytes.as_slice()).map_err(|error| ImportError::Decode {
+    let model = ModelProto::decode(bytes).map_err(|error| ImportError::Decode {
         path: path.to_path_buf(),
         reason: short_decode_error(&error.to_string()),
     })?;

@@ -8,6 +8,7 @@ use crate::{
     error::{ImportError, Result},
     proto::{tensor_proto::DataLocation, TensorProto},
 };
+use bytes::Bytes;
 use std::{
     fs::File,
     io::{Read, Seek, SeekFrom},
@@ -21,8 +22,9 @@ pub struct TensorData {
     pub element: Element,
     /// Dimensions (all >= 0).
     pub dims: Vec<i64>,
-    /// `element.size()` bytes per element, row-major, little-endian (bool: 0 or 1).
-    pub bytes: Vec<u8>,
+    /// `element.size()` bytes per element, row-major, little-endian (bool: 0 or 1);
+    /// a model's initializers share the memory-mapped model file (no copy).
+    pub bytes: Bytes,
 }
 
 /// The number of elements of `dims`, or why it has none.
@@ -60,7 +62,9 @@ impl TensorData {
             .ok_or_else(|| fail(format!("{count} elements overflow")))?;
 
         let bytes = if proto.data_location() == DataLocation::External {
-            read_external(proto, model_dir, expected).map_err(&fail)?
+            read_external(proto, model_dir, expected)
+                .map_err(&fail)?
+                .into()
         } else if proto.raw_data.is_some() {
             let raw = proto.raw_data();
             if raw.len() != expected {
@@ -71,9 +75,9 @@ impl TensorData {
                     element
                 )));
             }
-            raw.to_vec()
+            proto.raw_data.clone().unwrap_or_default()
         } else {
-            typed_fields(proto, element, count).map_err(&fail)?
+            typed_fields(proto, element, count).map_err(&fail)?.into()
         };
         Ok(Self {
             element,
@@ -89,10 +93,11 @@ impl TensorData {
             path: path.to_path_buf(),
             source,
         })?;
-        let proto = TensorProto::decode(bytes.as_slice()).map_err(|error| ImportError::Decode {
-            path: path.to_path_buf(),
-            reason: format!("not an ONNX TensorProto: {error}"),
-        })?;
+        let proto =
+            TensorProto::decode(Bytes::from(bytes)).map_err(|error| ImportError::Decode {
+                path: path.to_path_buf(),
+                reason: format!("not an ONNX TensorProto: {error}"),
+            })?;
         Self::from_proto(&proto, path.parent().unwrap_or(Path::new(".")))
     }
 
@@ -118,7 +123,7 @@ impl TensorData {
         Self {
             element,
             dims,
-            bytes,
+            bytes: bytes.into(),
         }
     }
 
@@ -139,7 +144,7 @@ impl TensorData {
         Self {
             element,
             dims,
-            bytes,
+            bytes: bytes.into(),
         }
     }
 

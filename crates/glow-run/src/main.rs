@@ -356,6 +356,9 @@ fn run(arguments: Arguments) -> Result<()> {
     }
     if arguments.memory_report {
         glow_run::outln!("{}", compiled.memory.report().trim_end());
+        let mut stages = compiled.memory_stages.clone();
+        stages.record("the runs");
+        glow_run::outln!("{}", stages.report());
     }
     summary_line(compiled.compile_time, median, arguments.repeat.max(1));
     Ok(())

@@ -28,6 +28,7 @@ pub mod model;
 pub mod planned;
 pub mod profiling;
 pub mod report;
+pub mod resident;
 pub mod runner;
 pub mod tensor;
 

@@ -5,8 +5,9 @@
 //! code does not carry a second copy), then the back of the pipeline. The entry
 //! function becomes `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
 
-use crate::bundle::weights::{extract_weights, index_attribute};
+use crate::bundle::weights::{extract_weights, index_attribute, release_unreferenced_weights};
 use crate::model::find_function;
+use crate::resident::Stages;
 use anyhow::Result;
 use glow_passes::CpuPipeline;
 use melior::ir::{
@@ -91,12 +92,77 @@ impl MemoryPlan {
     }
 }
 
+/// A zeroed, page-aligned (so 64-byte aligned, as the planner assumes and tells LLVM)
+/// byte buffer, mapped from the system: pages cost memory only once written, so a
+/// weights image being filled never counts twice.
+pub struct AlignedBytes {
+    pointer: *mut u8,
+    mapped: usize,
+    len: usize,
+}
+
+// SAFETY: the buffer is plain memory owned by this value.
+unsafe impl Send for AlignedBytes {}
+// SAFETY: shared access only reads (`bytes`); writing needs `&mut`.
+unsafe impl Sync for AlignedBytes {}
+
+impl AlignedBytes {
+    /// `len` zero bytes; `what` names them for the out-of-memory error.
+    pub fn zeroed(len: u64, what: &str) -> Result<Self> {
+        let out_of_memory = || {
+            anyhow::anyhow!(
+                "out of memory: the model's {what} need {len} bytes, more than the system would give"
+            )
+        };
+        let len = usize::try_from(len).map_err(|_| out_of_memory())?;
+        let mapped = len.max(1);
+        // SAFETY: an anonymous private mapping; failure is handled.
+        let pointer = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                mapped,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if pointer == libc::MAP_FAILED {
+            return Err(out_of_memory());
+        }
+        Ok(Self {
+            pointer: pointer.cast(),
+            mapped,
+            len,
+        })
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping holds `len` readable bytes while `self` lives.
+        unsafe { std::slice::from_raw_parts(self.pointer, self.len) }
+    }
+
+    /// The bytes, to write.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.pointer, self.len) }
+    }
+}
+
+impl Drop for AlignedBytes {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `zeroed`, unmapped once.
+        unsafe { libc::munmap(self.pointer.cast(), self.mapped) };
+    }
+}
+
 /// A module compiled to the LLVM dialect with its memory planned.
 pub struct Planned {
     /// The plan.
     pub memory: MemoryPlan,
-    /// The constant weights image (`memory.constant_size` bytes).
-    pub weights: Vec<u8>,
+    /// The constant weights image (`memory.constant_size` bytes, 64-byte aligned).
+    pub weights: AlignedBytes,
 }
 
 /// Runs the planned pipeline on `module`, whose entry function is `function` (its
@@ -107,6 +173,7 @@ pub fn compile_planned(
     pipeline: &CpuPipeline,
     function: &str,
     arena_limit: u64,
+    stages: &mut Stages,
 ) -> Result<Planned> {
     {
         let entry = find_function(module, function)?;
@@ -122,18 +189,30 @@ pub fn compile_planned(
             };
         }
     }
+    // The graph stages first: folding batch norms into convolutions makes new weights
+    // and leaves the imported ones unreferenced; they are freed before the linalg
+    // stages relay out the filters (a third copy otherwise).
+    glow_passes::run_pipeline(
+        module,
+        &format!("builtin.module({})", pipeline.graph_stages()),
+    )?;
+    release_unreferenced_weights(module);
     glow_passes::run_pipeline(
         module,
         &format!(
             "builtin.module({})",
-            pipeline.bundle_front(function, arena_limit)
+            pipeline.bundle_front_after_graph(function, arena_limit)
         ),
     )?;
+    stages.record("the graph and buffer pipeline");
     let memory = MemoryPlan::read(find_function(module, function)?)?;
-    let weights = extract_weights(module, memory.constant_size)?;
+    let mut weights = AlignedBytes::zeroed(memory.constant_size, "weights")?;
+    extract_weights(module, weights.bytes_mut())?;
+    stages.record("weight extraction");
     glow_passes::run_pipeline(
         module,
         &format!("builtin.module({})", pipeline.bundle_back()),
     )?;
+    stages.record("lowering to LLVM");
     Ok(Planned { memory, weights })
 }

@@ -6,8 +6,9 @@ use crate::{
     model::{
         compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
     },
-    planned::{compile_planned, MemoryPlan, Planned},
+    planned::{compile_planned, AlignedBytes, MemoryPlan, Planned},
     profiling,
+    resident::Stages,
     tensor::HostTensor,
 };
 use anyhow::{bail, Result};
@@ -52,44 +53,6 @@ pub struct CompileOptions {
     pub arena_limit: u64,
 }
 
-/// 64 bytes aligned to 64 (a cache line).
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Line([u8; 64]);
-
-/// A 64-byte aligned byte buffer: the planner aligns every offset to 64 bytes and the
-/// compiled code is told so (`llvm.align`).
-struct AlignedBytes {
-    lines: Vec<Line>,
-    len: usize,
-}
-
-impl AlignedBytes {
-    /// `len` zero bytes; `what` names them for the out-of-memory error.
-    fn zeroed(len: u64, what: &str) -> Result<Self> {
-        let len = usize::try_from(len)?;
-        let mut lines = Vec::new();
-        lines.try_reserve_exact(len.div_ceil(64).max(1)).map_err(|_| {
-            anyhow::anyhow!(
-                "out of memory: the model's {what} need {len} bytes, more than the system would give"
-            )
-        })?;
-        lines.resize(len.div_ceil(64).max(1), Line([0u8; 64]));
-        Ok(Self { lines, len })
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut buffer = Self::zeroed(bytes.len() as u64, "weights")?;
-        buffer.bytes_mut().copy_from_slice(bytes);
-        Ok(buffer)
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: the lines are contiguous and hold at least `len` bytes.
-        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<u8>(), self.len) }
-    }
-}
-
 /// The three buffers of a planned model: constant weights, inputs and outputs,
 /// activations. Allocated once per compiled model; every run writes into them.
 struct Buffers {
@@ -110,6 +73,8 @@ pub struct Compiled {
     buffers: std::sync::Mutex<Buffers>,
     /// The memory plan.
     pub memory: MemoryPlan,
+    /// Peak resident memory after each compile stage.
+    pub memory_stages: Stages,
     /// Input ports.
     pub inputs: Vec<Port>,
     /// Output ports.
@@ -144,6 +109,8 @@ pub fn compile(
         input_names,
         output_names,
     } = load(context, source)?;
+    let mut stages = Stages::default();
+    stages.record("import");
     let function = find_function(&module, source.function)?;
     let (inputs, outputs) = signature_ports(function, &input_names, &output_names)?;
     if let Some(prefix) = &options.prefix {
@@ -152,8 +119,13 @@ pub fn compile(
     let profiled = profiling::profiled_values(&module);
     inspect(&module);
     rename_function(&module, source.function, ENTRY)?;
-    let Planned { memory, weights } =
-        compile_planned(&mut module, &options.pipeline, ENTRY, options.arena_limit)?;
+    let Planned { memory, weights } = compile_planned(
+        &mut module,
+        &options.pipeline,
+        ENTRY,
+        options.arena_limit,
+        &mut stages,
+    )?;
     let errors = runtime_errors(&module);
     let layers = string_array(&module, glow_passes::layer_timing::LAYERS);
     if options.pipeline.threads > 1 {
@@ -183,12 +155,13 @@ pub fn compile(
         )
     };
     let buffers = Buffers {
-        constant: AlignedBytes::from_bytes(&weights)?,
+        constant: weights,
         mutable: AlignedBytes::zeroed(memory.mutable_size, "inputs and outputs")?,
         activations: AlignedBytes::zeroed(memory.activations_size, "activations")?,
     };
-    drop(weights);
+    stages.record("code generation");
     Ok(Compiled {
+        memory_stages: stages,
         _engine: engine,
         entry,
         take_status,

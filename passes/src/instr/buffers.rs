@@ -146,7 +146,7 @@ pub fn uses<'c, 'a>(buffer: Value<'c, '_>) -> Vec<Use<'c, 'a>> {
 }
 
 /// The sizes of the `ins` / `outs` operand segments of a linalg structured op.
-fn linalg_segments(op: OperationRef) -> Option<(usize, usize)> {
+pub fn linalg_segments(op: OperationRef) -> Option<(usize, usize)> {
     let segments = op.attribute("operandSegmentSizes").ok()?;
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::try_from(segments).ok()?;
     Some((

@@ -209,7 +209,13 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         set_string_attribute(function, "sym_name", &name);
         ports
     };
-    let planned = compile_planned(&mut module, &pipeline, &name, arguments.arena_limit)?;
+    let planned = compile_planned(
+        &mut module,
+        &pipeline,
+        &name,
+        arguments.arena_limit,
+        &mut crate::resident::Stages::default(),
+    )?;
     let weights = planned.weights;
     let memory = planned.memory;
     let sizes = [
@@ -240,7 +246,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let written = (|| -> Result<()> {
         std::fs::write(
             arguments.output_dir.join(format!("{name}.weights")),
-            &weights,
+            weights.bytes(),
         )?;
         std::fs::write(
             arguments.output_dir.join(format!("{name}.h")),

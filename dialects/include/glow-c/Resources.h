@@ -1,0 +1,26 @@
+/*===- Resources.h - releasing unreferenced dense_resource blobs --*- C -*-===*/
+#ifndef GLOW_C_RESOURCES_H
+#define GLOW_C_RESOURCES_H
+
+#include "mlir-c/IR.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Frees the data of every dense_resource blob of `op`'s context that no attribute
+ * inside `op` (at any depth, nested attributes included) refers to any more, and
+ * returns how many bytes were freed. MLIR keeps a blob alive for as long as its
+ * context lives, referenced or not; after a weight has been copied out of the module
+ * (or relaid out into a new blob), this returns its memory. Attributes that still
+ * name a released blob must not be read: call it only on the module that holds every
+ * live reference. */
+MLIR_CAPI_EXPORTED int64_t glowReleaseUnreferencedResources(MlirOperation op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLOW_C_RESOURCES_H */
