@@ -10,10 +10,8 @@ use glow_onnx::{
     Progress, TensorData, SUPPORTED_OPSETS,
 };
 use melior::{
-    dialect::DialectRegistry,
-    ir::operation::{OperationLike, OperationPrintingFlags},
-    utility::register_all_dialects,
-    Context,
+    dialect::DialectRegistry, ir::operation::OperationPrintingFlags,
+    utility::register_all_dialects, Context,
 };
 use std::{
     collections::HashMap,
@@ -245,24 +243,11 @@ fn run(arguments: Arguments) -> Result<()> {
             .map_err(|reason| anyhow::anyhow!("round trip failed: {reason}"))?;
     }
 
-    let bytes = if arguments.emit_bytecode {
-        // Written around MLIR 22's mangling of dotted dialect names
-        // (glow_dialects::bytecode), and checked to read back before any file is written.
-        let bytes = glow_dialects::bytecode::write(&module).map_err(anyhow::Error::msg)?;
-        if !round_trips(&context, &bytes) {
-            bail!("the MLIR bytecode of this module does not read back; write text instead");
-        }
-        bytes
-    } else {
-        let flags = OperationPrintingFlags::new().enable_debug_info(!arguments.no_locations, false);
-        let mut text = module.as_operation().to_string_with_flags(flags)?;
-        text.push('\n');
-        text.into_bytes()
-    };
-    match &arguments.output {
-        None => std::io::stdout().write_all(&bytes)?,
+    // Output goes to a temporary file next to the target, renamed when complete: no
+    // partial output on failure.
+    let (mut sink, temporary) = match &arguments.output {
+        None => (Box::new(std::io::stdout().lock()) as Box<dyn Write>, None),
         Some(path) => {
-            // Write next to the target and rename: no partial output on failure.
             let directory = path
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
@@ -274,15 +259,95 @@ fn run(arguments: Arguments) -> Result<()> {
                     .unwrap_or_default(),
                 std::process::id()
             ));
-            std::fs::write(&temporary, &bytes)
-                .with_context(|| format!("cannot write '{}'", temporary.display()))?;
-            std::fs::rename(&temporary, path).map_err(|error| {
-                let _ = std::fs::remove_file(&temporary);
-                anyhow::anyhow!("cannot write '{}': {error}", path.display())
-            })?;
+            let file = std::fs::File::create(&temporary)
+                .with_context(|| format!("cannot write '{}'", path.display()))?;
+            (
+                Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
+                Some(temporary),
+            )
+        }
+    };
+    let written = write_module(&context, module, &arguments, &mut sink).and_then(|()| {
+        sink.flush()?;
+        Ok(())
+    });
+    drop(sink);
+    if let (Some(temporary), Some(path)) = (&temporary, &arguments.output) {
+        let renamed = written.and_then(|()| {
+            std::fs::rename(temporary, path)
+                .map_err(|error| anyhow::anyhow!("cannot write '{}': {error}", path.display()))
+        });
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(temporary);
+        }
+        return renamed;
+    }
+    written
+}
+
+/// Writes `module` to `sink` as text (streamed: the weights are not printed into a
+/// string first) or as bytecode (checked to read back first; the module's weights are
+/// freed before the read-back makes its own copy).
+fn write_module(
+    context: &Context,
+    module: melior::ir::Module,
+    arguments: &Arguments,
+    sink: &mut dyn Write,
+) -> Result<()> {
+    if arguments.emit_bytecode {
+        // Written around MLIR 22's mangling of dotted dialect names
+        // (glow_dialects::bytecode), and checked to read back before any byte is written.
+        let bytes = glow_dialects::bytecode::write(&module).map_err(anyhow::Error::msg)?;
+        drop(module);
+        free_weights(context);
+        if !round_trips(context, &bytes) {
+            bail!("the MLIR bytecode of this module does not read back; write text instead");
+        }
+        sink.write_all(&bytes)?;
+        return Ok(());
+    }
+    let flags = OperationPrintingFlags::new().enable_debug_info(!arguments.no_locations, false);
+    struct Stream<'a> {
+        sink: &'a mut dyn Write,
+        error: Option<std::io::Error>,
+    }
+    unsafe extern "C" fn chunk(text: mlir_sys::MlirStringRef, user_data: *mut std::ffi::c_void) {
+        // SAFETY: `user_data` is the Stream below; MLIR hands a valid chunk.
+        unsafe {
+            let stream = &mut *(user_data as *mut Stream);
+            if stream.error.is_none() {
+                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
+                if let Err(error) = stream.sink.write_all(bytes) {
+                    stream.error = Some(error);
+                }
+            }
         }
     }
+    let mut stream = Stream { sink, error: None };
+    // SAFETY: a live module and printing flags; `chunk` only writes to `stream`,
+    // which outlives the call.
+    unsafe {
+        mlir_sys::mlirOperationPrintWithFlags(
+            module.as_operation().to_raw(),
+            flags.to_raw(),
+            Some(chunk),
+            &mut stream as *mut Stream as *mut std::ffi::c_void,
+        )
+    };
+    if let Some(error) = stream.error {
+        return Err(error.into());
+    }
+    stream.sink.write_all(b"\n")?;
     Ok(())
+}
+
+/// Frees every weight blob of `context` (no module of it is alive any more).
+fn free_weights(context: &Context) {
+    let location = melior::ir::Location::unknown(context);
+    let empty = melior::ir::Module::new(location);
+    // SAFETY: no live module refers to the context's blobs except `empty`, which
+    // refers to none.
+    unsafe { glow_dialects::ffi::glowReleaseUnreferencedResources(empty.as_operation().to_raw()) };
 }
 
 fn main() -> ExitCode {
