@@ -36,7 +36,9 @@
 
 // --memory-report: the line scripts read, then the details (the lower bound is the
 // most bytes alive at one time; the tiny CNN's plan meets it).
-// RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny --memory-report | FileCheck %s --check-prefix=MEMORY
+// RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny --memory-report --memory-plot %t/tiny-arena.png | FileCheck %s --check-prefix=MEMORY
+// RUN: %python -c "import sys; print(open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n')" %t/tiny-arena.png | FileCheck %s --check-prefix=PLOT
+// PLOT: True
 // MEMORY: bundle tiny:
 // MEMORY-NEXT: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
 // MEMORY-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order

@@ -80,6 +80,10 @@ struct Arguments {
     /// buffers alive at the peak.
     #[arg(long)]
     memory_report: bool,
+    /// Draw the activation arena (instructions left to right, offsets bottom to top,
+    /// one rectangle per buffer, a red line at the lower bound) into this PNG file.
+    #[arg(long, value_name = "FILE.png")]
+    memory_plot: Option<PathBuf>,
     /// Profiling: a calibration set (.npz mapping each input name to samples x shape);
     /// the model runs once per sample. Needs --dump-profile.
     #[arg(long, value_name = "CALIB.npz", requires = "dump_profile")]
@@ -359,6 +363,9 @@ fn run(arguments: Arguments) -> Result<()> {
         let mut stages = compiled.memory_stages.clone();
         stages.record("the runs");
         glow_run::outln!("{}", stages.report());
+    }
+    if let Some(path) = &arguments.memory_plot {
+        glow_runtime::memory_plot::write(&compiled.memory, path)?;
     }
     summary_line(compiled.compile_time, median, arguments.repeat.max(1));
     Ok(())

@@ -24,6 +24,7 @@
 pub mod bundle;
 pub mod calibration;
 pub mod layer_timing;
+pub mod memory_plot;
 pub mod model;
 pub mod planned;
 pub mod profiling;

@@ -35,6 +35,8 @@ pub struct MemoryPlan {
     pub placement: String,
     /// The largest buffers alive at the peak (`node: N bytes`).
     pub at_peak: Vec<String>,
+    /// Every activation buffer: first and last instruction, offset, size.
+    pub intervals: Vec<[i64; 4]>,
 }
 
 impl MemoryPlan {
@@ -51,7 +53,22 @@ impl MemoryPlan {
             .map_err(|_| anyhow::anyhow!("the memory plan left no peak"))?;
         let offsets = DenseI64ArrayAttribute::try_from(function.attribute("glow.mutable_offsets")?)
             .map_err(|_| anyhow::anyhow!("the memory plan left no mutable offsets"))?;
+        let intervals = function
+            .attribute("glow.activations_intervals")
+            .ok()
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|array| {
+                let values: Vec<i64> = (0..array.len())
+                    .filter_map(|i| array.element(i).ok())
+                    .collect();
+                values
+                    .chunks_exact(4)
+                    .map(|c| [c[0], c[1], c[2], c[3]])
+                    .collect()
+            })
+            .unwrap_or_default();
         Ok(Self {
+            intervals,
             constant_size: index_attribute(function, "glow.constant_size")?,
             mutable_size: index_attribute(function, "glow.mutable_size")?,
             activations_size: index_attribute(function, "glow.activations_size")?,

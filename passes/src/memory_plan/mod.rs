@@ -19,7 +19,8 @@
 //! (`glow.activations_lower_bound`, the most bytes alive at one time), the bytes they
 //! would take unshared (`glow.activations_unshared`), the placement strategy that won
 //! and the largest buffers alive at the peak with the nodes that own them
-//! (`glow.activations_at_peak`). Offsets are 64-byte aligned. An arena larger than the
+//! (`glow.activations_at_peak`), and every buffer's lifetime and place
+//! (`glow.activations_intervals`: start, end, offset, size each). Offsets are 64-byte aligned. An arena larger than the
 //! `limit` option (bytes; 0: none) is refused. `glow-lower-instr` then turns the
 //! planned buffers into views of the three arguments; with
 //! `convert-func-to-llvm{use-bare-ptr-memref-call-conv}` the C signature is
@@ -379,6 +380,24 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         function,
         "glow.activations_at_peak",
         ArrayAttribute::new(context, &peak_text).into(),
+    );
+    // Each buffer's lifetime and place, for plots: start, end, offset, size.
+    let placed: Vec<i64> = allocations
+        .iter()
+        .zip(&activation_offsets)
+        .flat_map(|(a, offset)| {
+            [
+                a.interval.start as i64,
+                a.interval.end as i64,
+                *offset as i64,
+                a.interval.size as i64,
+            ]
+        })
+        .collect();
+    set_attribute(
+        function,
+        "glow.activations_intervals",
+        DenseI64ArrayAttribute::new(context, &placed).into(),
     );
     set_attribute(
         function,

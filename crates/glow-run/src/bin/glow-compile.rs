@@ -46,6 +46,10 @@ struct Arguments {
     /// at the peak.
     #[arg(long)]
     memory_report: bool,
+    /// Draw the activation arena (instructions left to right, offsets bottom to top,
+    /// one rectangle per buffer, a red line at the lower bound) into this PNG file.
+    #[arg(long, value_name = "FILE.png")]
+    memory_plot: Option<PathBuf>,
     /// Refuse models in which one tensor would exceed this many bytes.
     #[arg(long, default_value_t = glow_onnx::DEFAULT_MAX_TENSOR_BYTES)]
     max_tensor_bytes: u64,
@@ -65,6 +69,7 @@ fn run(arguments: Arguments) -> Result<()> {
         );
     }
     let memory_report = arguments.memory_report;
+    let memory_plot = arguments.memory_plot.clone();
     let summary = compile_bundle(&BundleRequest {
         int8_kernels: arguments
             .quantization
@@ -91,6 +96,9 @@ fn run(arguments: Arguments) -> Result<()> {
     );
     if memory_report {
         glow_run::outln!("{}", summary.memory_report().trim_end());
+    }
+    if let Some(path) = &memory_plot {
+        glow_runtime::memory_plot::write(&summary.memory, path)?;
     }
     Ok(())
 }
