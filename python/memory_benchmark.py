@@ -5,7 +5,8 @@ Usage: memory_benchmark.py [--bin DIR] [MODEL ...]
 MODEL is one of build_models.py's names (default: resnet50 mobilenetv2 encoder); the
 files are built into .cache/models when missing.
 
-Each tool runs once (glow-run: one inference, --threads 1); the peak is the child's
+Each tool runs once (glow-import writing text, glow-compile a bundle, glow-run one
+inference with --threads 1); the peak is the child's
 maximum resident set size (getrusage of the waited-for child, the kernel's count of
 every resident page: heap, the mapped model file, code). onnxruntime's row is a Python
 process that imports onnxruntime and numpy, creates an InferenceSession (all graph
@@ -69,7 +70,7 @@ def main():
         scratch = ROOT / ".cache" / "memory_benchmark"
         scratch.mkdir(parents=True, exist_ok=True)
         imported = run_measured([str(binaries / "glow-import"), str(model), *shape_flags,
-                                 "--emit-bytecode", "-o", str(scratch / f"{name}.mlirbc")])
+                                 "-o", str(scratch / f"{name}.mlir")])
         compiled = run_measured([str(binaries / "glow-compile"), str(model), *shape_flags,
                                  "-o", str(scratch / name)])
         ran = run_measured([str(binaries / "glow-run"), str(model), *shape_flags, "--threads", "1"])
