@@ -101,6 +101,28 @@ impl<'c, 'a> TopLevel<'c, 'a> {
     }
 }
 
+/// The body of a function with one, or `None` for a declaration.
+pub fn body<'c, 'a>(function: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    use melior::ir::RegionLike;
+    let region = function.region(0).ok()?;
+    // SAFETY: the block belongs to the function's region, alive as long as it.
+    region
+        .first_block()
+        .map(|block| unsafe { BlockRef::from_raw(block.to_raw()) })
+}
+
+/// The top-level ops of `block` that `keep` selects, in order.
+pub fn top_level_ops<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    keep: impl Fn(OperationRef) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    TopLevel::new(block)
+        .ops
+        .into_iter()
+        .filter(|op| keep(*op))
+        .collect()
+}
+
 /// The direct uses of `value` (owner, operand number).
 pub fn direct_uses<'c, 'a>(value: Value<'c, '_>) -> Vec<(OperationRef<'c, 'a>, usize)> {
     let mut uses = Vec::new();

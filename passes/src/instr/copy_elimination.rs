@@ -14,8 +14,8 @@
 //! Only whole buffers (not views) are propagated.
 
 use super::buffers::{
-    defining_op, direct_uses, erase, is_activation, move_after, move_before, name_of, replace_uses,
-    uses, Access, TopLevel,
+    body, defining_op, direct_uses, erase, is_activation, move_after, move_before, name_of,
+    replace_uses, top_level_ops, uses, Access, TopLevel,
 };
 use crate::framework::{PassDefinition, PassOptions};
 use melior::{
@@ -39,15 +39,10 @@ pub static COPY_ELIMINATION: PassDefinition = PassDefinition {
 };
 
 fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    let region = function.region(0).map_err(|_| ())?;
-    let Some(block) = region.first_block() else {
+    let Some(block) = body(function) else {
         return Ok(());
     };
-    let copies: Vec<OperationRef> = TopLevel::new(block)
-        .ops
-        .into_iter()
-        .filter(|op| name_of(*op) == "glow.instr.copy")
-        .collect();
+    let copies = top_level_ops(block, |op| name_of(op) == "glow.instr.copy");
     for copy in copies {
         let _ = copy_of_splat(block, copy)
             || propagate_backward(block, copy)

@@ -4,11 +4,11 @@
 //! copies and elementwise writes into it. A buffer that some op reads, or that an op
 //! writes together with other buffers or with results, stays.
 
-use super::buffers::{erase, name_of, uses, Access, TopLevel, VIEWS};
+use super::buffers::{body, erase, name_of, top_level_ops, uses, Access, VIEWS};
 use crate::framework::{PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
-    ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
+    ir::{operation::OperationLike, OperationRef, Value, ValueLike},
 };
 
 /// The pass definition registered as `glow-instr-dead-allocs`.
@@ -52,15 +52,10 @@ fn only_writes(op: OperationRef, buffer: Value) -> bool {
 }
 
 fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    let region = function.region(0).map_err(|_| ())?;
-    let Some(block) = region.first_block() else {
+    let Some(block) = body(function) else {
         return Ok(());
     };
-    let allocations: Vec<OperationRef> = TopLevel::new(block)
-        .ops
-        .into_iter()
-        .filter(|op| name_of(*op) == "glow.instr.alloc_activation")
-        .collect();
+    let allocations = top_level_ops(block, |op| name_of(op) == "glow.instr.alloc_activation");
     for alloc in allocations {
         let buffer: Value = alloc.result(0).map_err(|_| ())?.into();
         let found = uses(buffer);

@@ -11,16 +11,13 @@
 //! elements than it writes), reductions.
 
 use super::buffers::{
-    deallocs, defining_op, direct_uses, erase, is_activation, linalg_segments, move_after, name_of,
-    replace_uses, uses, Access, TopLevel,
+    body, deallocs, defining_op, direct_uses, erase, is_activation, linalg_segments, move_after,
+    name_of, replace_uses, top_level_ops, uses, Access, TopLevel,
 };
 use crate::framework::{PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
-    ir::{
-        attribute::ArrayAttribute, operation::OperationLike, OperationRef, RegionLike, Value,
-        ValueLike,
-    },
+    ir::{attribute::ArrayAttribute, operation::OperationLike, OperationRef, Value, ValueLike},
 };
 
 /// The pass definition registered as `glow-instr-share-buffers`.
@@ -80,15 +77,10 @@ fn use_positions(top_level: &TopLevel, buffer: Value) -> Vec<usize> {
 }
 
 fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    let region = function.region(0).map_err(|_| ())?;
-    let Some(block) = region.first_block() else {
+    let Some(block) = body(function) else {
         return Ok(());
     };
-    let candidates: Vec<OperationRef> = TopLevel::new(block)
-        .ops
-        .into_iter()
-        .filter(|op| elementwise(*op))
-        .collect();
+    let candidates = top_level_ops(block, elementwise);
     for op in candidates {
         let Some((inputs, outputs)) = linalg_segments(op) else {
             continue;

@@ -6,13 +6,13 @@
 //! `glow-instr-dead-allocs` removes it). A buffer with no dealloc gets one.
 
 use super::buffers::{
-    build_dealloc, deallocs, direct_uses, erase, move_after, move_before, name_of, uses, Access,
-    TopLevel,
+    body, build_dealloc, deallocs, direct_uses, erase, move_after, move_before, name_of,
+    top_level_ops, uses, Access, TopLevel,
 };
 use crate::framework::{PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
-    ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike},
+    ir::{operation::OperationLike, BlockLike, OperationRef},
 };
 
 /// The pass definition registered as `glow-instr-shorten-lifetimes`.
@@ -27,15 +27,10 @@ pub static SHORTEN_LIFETIMES: PassDefinition = PassDefinition {
 };
 
 fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
-    let region = function.region(0).map_err(|_| ())?;
-    let Some(block) = region.first_block() else {
+    let Some(block) = body(function) else {
         return Ok(());
     };
-    let allocations: Vec<OperationRef> = TopLevel::new(block)
-        .ops
-        .into_iter()
-        .filter(|op| name_of(*op) == "glow.instr.alloc_activation")
-        .collect();
+    let allocations = top_level_ops(block, |op| name_of(op) == "glow.instr.alloc_activation");
     for alloc in allocations {
         let buffer = alloc.result(0).map_err(|_| ())?;
         // Positions change as ops move: recompute them for each buffer.
