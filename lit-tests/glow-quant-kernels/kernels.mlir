@@ -6,6 +6,13 @@
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=avx512-vnni})' | FileCheck %s --check-prefix=VNNI
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=generic})' | FileCheck %s --check-prefix=GENERIC
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=avx512-vnni},glow-lower-dot4)' | FileCheck %s --check-prefix=INTRINSIC
+// The VNNI kernels (glow.quant.dot4 in their loops) inline into the model, so their
+// scratch buffers (padded inputs) join the planned arena instead of being allocated on
+// every call.
+// RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(glow-quant-kernels{isa=avx512-vnni},inline,symbol-dce)' | FileCheck %s --check-prefix=INLINED
+// INLINED-NOT: call @glow_int8_kernel
+// INLINED-NOT: func.func private @glow_int8_kernel
+// INLINED: glow.quant.dot4
 
 !x = !quant.uniform<u8:f32, 0.05:128>
 !y = !quant.uniform<u8:f32, 0.1>
