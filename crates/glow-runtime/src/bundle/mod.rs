@@ -70,12 +70,15 @@ pub struct BundleSummary {
     pub activations_size: u64,
     /// How the activations were placed.
     pub memory: MemoryPlan,
+    /// Peak resident memory after each compile stage and after writing the files.
+    pub memory_stages: crate::resident::Stages,
 }
 
 impl BundleSummary {
-    /// The memory report ([`MemoryPlan::report`]).
+    /// The memory report ([`MemoryPlan::report`]), then the peak resident memory after
+    /// each stage.
     pub fn memory_report(&self) -> String {
-        self.memory.report()
+        format!("{}{}\n", self.memory.report(), self.memory_stages.report())
     }
 }
 
@@ -209,12 +212,14 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         set_string_attribute(function, "sym_name", &name);
         ports
     };
+    let mut stages = crate::resident::Stages::default();
+    stages.record("import");
     let planned = compile_planned(
         &mut module,
         &pipeline,
         &name,
         arguments.arena_limit,
-        &mut crate::resident::Stages::default(),
+        &mut stages,
     )?;
     let weights = planned.weights;
     let memory = planned.memory;
@@ -236,6 +241,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         let _ = std::fs::remove_file(&partial);
         return Err(error);
     }
+    stages.record("code generation");
     let ports: Vec<(&str, &Port, u64)> = inputs
         .iter()
         .map(|p| ("input", p))
@@ -273,5 +279,6 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         mutable_weights_size: sizes[1],
         activations_size: sizes[2],
         memory,
+        memory_stages: stages,
     })
 }
