@@ -1,9 +1,14 @@
 """Times whole models through Glow (glow-run), onnxruntime and IREE in the same run, on
 this machine, single-threaded, and prints each one's median latency and the ratios.
 
-Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [MODEL ...]
+Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [--json FILE] [--chart FILE.png] [MODEL ...]
 MODEL is one of build_models.py's names (resnet50, mobilenetv2, efficientnet_b0, encoder, minilm, and the int8
-resnet50_int8, mobilenetv2_int8); the files are built into .cache/models when missing.
+resnet50_int8, mobilenetv2_int8; built into .cache/models when missing) or squeezenet
+(the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights).
+Every row is also written as JSON (--json, default .cache/benchmark/results.json, with
+the CPU and the date) and the ratios drawn as a bar chart (--chart, default
+.cache/benchmark/ratios.png; needs matplotlib: pip install -r
+python/requirements-benchmark.txt, and says so when it is missing).
 IREE modules are compiled once into .cache/iree. The CPU model and its vector / int8
 flags are printed first: ratios are only comparable on the same machine.
 
@@ -48,6 +53,7 @@ SHAPES = {
     "efficientnet_b0": {"input": [1, 3, 224, 224]},
     "encoder": {"input_ids": [1, 128], "attention_mask": [1, 128]},
     "minilm": {"input_ids": [2, 32], "attention_mask": [2, 32]},
+    "squeezenet": {"data_0": [1, 3, 224, 224]},
 }
 INT8 = ("resnet50_int8", "mobilenetv2_int8")
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
@@ -73,9 +79,72 @@ def cpu_description():
 
 def ensure_model(name):
     model = MODELS / f"{name}.onnx"
+    if not model.exists() and name == "squeezenet":
+        import shutil
+        import onnx
+        zoo = pathlib.Path(onnx.__file__).parent / "backend/test/data/light/light_squeezenet.onnx"
+        MODELS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(zoo, model)
     if not model.exists():
         subprocess.run([sys.executable, ROOT / "python" / "build_models.py", name], check=True)
     return model
+
+
+def write_results(path, rows, int8_rows):
+    """The rows as JSON: CPU, date, and per model every time (ms) and ratio."""
+    import datetime
+    import json
+    fp32 = [
+        {"model": name, "glow_ms": glow_ms, "glow_2_threads_ms": glow_2t, "bundle_ms": bundle_ms,
+         "onnxruntime_ms": ort_ms, "iree_ms": iree_ms, "iree_via_glow_ms": via_glow_ms,
+         "glow_over_onnxruntime": glow_ms / ort_ms,
+         "glow_over_iree": glow_ms / iree_ms if iree_ms else None,
+         "compile_s": {"glow": glow_c, "onnxruntime": ort_c, "iree": iree_c}}
+        for (name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c, bundle_ms, via_glow_ms,
+             glow_2t) in rows]
+    int8 = [
+        {"model": name, "glow_fp32_ms": fp32_ms, "glow_int8_ms": qdq, "glow_own_int8_ms": own,
+         "onnxruntime_int8_ms": ort_ms, "iree_int8_ms": iree_ms,
+         "glow_int8_over_onnxruntime_int8": qdq / ort_ms}
+        for name, fp32_ms, qdq, own, ort_ms, iree_ms, _ in int8_rows]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "cpu": cpu_description(), "date": datetime.date.today().isoformat(),
+        "threads": "1 unless the key says otherwise", "fp32": fp32, "int8": int8}, indent=2) + "\n")
+    print(f"wrote {path}")
+
+
+def draw_chart(path, rows, int8_rows):
+    """Bars of glow's time over onnxruntime's and IREE's (and int8 over int8)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"no chart: matplotlib is missing (pip install -r python/requirements-benchmark.txt); {path} not written")
+        return
+    labels, ort, iree = [], [], []
+    for name, glow_ms, ort_ms, iree_ms, *_ in rows:
+        labels.append(name)
+        ort.append(glow_ms / ort_ms)
+        iree.append(glow_ms / iree_ms if iree_ms else 0)
+    for name, _, qdq, _, ort_ms, iree_ms, _ in int8_rows:
+        labels.append(name)
+        ort.append(qdq / ort_ms)
+        iree.append(qdq / iree_ms if iree_ms else 0)
+    figure, axes = plt.subplots(figsize=(max(6, 1.2 * len(labels)), 4))
+    positions = np.arange(len(labels))
+    axes.bar(positions - 0.2, ort, 0.4, label="glow / onnxruntime")
+    axes.bar(positions + 0.2, iree, 0.4, label="glow / IREE")
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(positions, labels, rotation=20)
+    axes.set_ylabel("time ratio (below 1: glow faster)")
+    axes.set_title(f"one thread, same run: {cpu_description()[:60]}", fontsize=8)
+    axes.legend()
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    print(f"wrote {path}")
 
 
 def feeds_for(session, shapes, rng):
@@ -154,12 +223,18 @@ def time_iree(model, feeds, repeat):
     bin_dir = pathlib.Path(sys.executable).parent
     start = time.perf_counter()
     if not compiled.exists() or compiled.stat().st_mtime < model.stat().st_mtime:
-        subprocess.run([bin_dir / "iree-import-onnx", model, "-o", imported], check=True)
-        subprocess.run([bin_dir / "iree-compile", imported,
-                        "--iree-hal-target-device=local",
-                        "--iree-hal-local-target-device-backends=llvm-cpu",
-                        "--iree-llvmcpu-target-cpu=host",
-                        "-o", compiled], check=True)
+        try:
+            subprocess.run([bin_dir / "iree-import-onnx", model, "-o", imported], check=True,
+                           capture_output=True, text=True)
+            subprocess.run([bin_dir / "iree-compile", imported,
+                            "--iree-hal-target-device=local",
+                            "--iree-hal-local-target-device-backends=llvm-cpu",
+                            "--iree-llvmcpu-target-cpu=host",
+                            "-o", compiled], check=True, capture_output=True, text=True)
+        except subprocess.CalledProcessError as error:
+            reason = (error.stderr or "").strip().splitlines()
+            print(f"IREE refused {model.name} from its own importer: {reason[0] if reason else error}")
+            return None, None
     setup = time.perf_counter() - start
     function = iree_module(compiled)
     arguments = list(feeds.values())
@@ -230,6 +305,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")
+    parser.add_argument("--json", default=str(ROOT / ".cache" / "benchmark" / "results.json"))
+    parser.add_argument("--chart", default=str(ROOT / ".cache" / "benchmark" / "ratios.png"))
     arguments = parser.parse_args()
     binary = pathlib.Path(arguments.bin)
     print(f"CPU: {cpu_description()}")
@@ -285,6 +362,8 @@ def main():
         print("glow int8: onnxruntime's QDQ model on glow's integer kernels; glow own: the float "
               "model through glow's profile-guided quantization")
     print("ratios are glow time / other time: below 1 means Glow is faster")
+    write_results(pathlib.Path(arguments.json), rows, int8_rows)
+    draw_chart(pathlib.Path(arguments.chart), rows, int8_rows)
     return 0
 
 

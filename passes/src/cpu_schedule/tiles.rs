@@ -83,6 +83,27 @@ fn registers(lanes: i64) -> i64 {
     (lanes + LANES - 1) / LANES
 }
 
+/// The register tile (output columns x output channels) of a convolution whose output
+/// rows are `ow` wide with `f` channels: of the channel widths that divide `f` (32, 16,
+/// 8 lanes), the one whose tile holds the most accumulator lanes, as rows of at most 14
+/// columns that divide `ow` must fit the accumulator registers (a 13-wide row with 256
+/// channels: 13 x 16, not 1 x 32). Ties go to the wider channel tile (fewer input
+/// broadcasts per filter load).
+fn conv_register_tile(ow: i64, f: i64) -> (i64, i64) {
+    let mut candidates: Vec<i64> = [32, 16, 8].into_iter().filter(|w| f % w == 0).collect();
+    if candidates.is_empty() {
+        candidates.push(lane_tile(f, &[32, 16, 8]));
+    }
+    candidates
+        .into_iter()
+        .map(|f_tile| {
+            let cap = 14.min(ACCUMULATOR_REGISTERS / registers(f_tile)).max(1);
+            (largest_divisor_at_most(ow, cap), f_tile)
+        })
+        .max_by_key(|(w_tile, f_tile)| (w_tile * f_tile, *f_tile))
+        .expect("at least one candidate")
+}
+
 /// The tiling of `kernel` with static output shape `output` and reduction sizes
 /// `reduction` (conv: [kh, kw, c]; depthwise: [kh, kw]; matmul: [k]), or `None` when
 /// the shapes do not fit the kernel.
@@ -92,9 +113,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
     }
     match (kernel, output, reduction) {
         (Kernel::Conv2dNhwcHwcf, [_, _, ow, f], [kh, kw, c]) => {
-            let f_tile = lane_tile(*f, &[32, 16, 8]);
-            let w_tile =
-                largest_divisor_at_most(*ow, 14.min(ACCUMULATOR_REGISTERS / registers(f_tile)));
+            let (w_tile, f_tile) = conv_register_tile(*ow, *f);
             // Filters larger than half the L2 cache: run the filter tiles outermost, so
             // one tile's filter slice stays cached across the output positions.
             let filter_bytes = kh * kw * c * f * 4;

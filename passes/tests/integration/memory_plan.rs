@@ -129,7 +129,7 @@ fn buffers_with_disjoint_lifetimes_share_memory() {
 #[test]
 fn tiles_divide_the_dimensions_and_fit_the_registers() {
     for f in [16, 24, 32, 64, 96, 144, 160, 1000] {
-        for ow in [7, 14, 28, 56, 112] {
+        for ow in [7, 13, 14, 27, 28, 55, 56, 112] {
             let t = tiling(Kernel::Conv2dNhwcHwcf, &[1, ow, ow, f], &[3, 3, 64]).unwrap();
             assert_eq!(ow % t.parallel[2], 0);
             assert_eq!(f % t.parallel[3], 0);
@@ -138,5 +138,12 @@ fn tiles_divide_the_dimensions_and_fit_the_registers() {
         }
     }
     assert_eq!(largest_divisor_at_most(56, 12), 8);
+    // A 13-wide row (SqueezeNet's last fire modules): 13 columns of 16 channels rather
+    // than one column of 32.
+    let t = tiling(Kernel::Conv2dNhwcHwcf, &[1, 13, 13, 256], &[3, 3, 64]).unwrap();
+    assert_eq!((t.parallel[2], t.parallel[3]), (13, 16));
+    // Where both hold as many lanes, the wider channel tile.
+    let t = tiling(Kernel::Conv2dNhwcHwcf, &[1, 28, 28, 128], &[3, 3, 64]).unwrap();
+    assert_eq!((t.parallel[2], t.parallel[3]), (7, 32));
     assert!(tiling(Kernel::Matmul, &[0, 4], &[4]).is_none());
 }
