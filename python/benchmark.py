@@ -139,7 +139,7 @@ def draw_chart(path, rows, int8_rows):
     axes.axhline(1.0, color="black", linewidth=0.8)
     axes.set_xticks(positions, labels, rotation=20)
     axes.set_ylabel("time ratio (below 1: glow faster)")
-    axes.set_title(f"one thread, same run: {cpu_description()[:60]}", fontsize=8)
+    axes.set_title(f"one thread, same run: {cpu_description()}", fontsize=7)
     axes.legend()
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
