@@ -8,6 +8,7 @@
 pub mod channels_last;
 pub mod copies_to_linalg;
 pub mod cpu_schedule;
+pub mod distinct_results;
 pub mod export_linalg;
 pub mod framework;
 pub mod graph_optimize;
@@ -49,6 +50,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::dead_allocs::DEAD_ALLOCS,
     &instr::copy_elimination::COPY_ELIMINATION,
     &instr::in_place::SHARE_BUFFERS,
+    &distinct_results::DISTINCT_RESULTS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,
     &instr::listing::PRINT_LISTING,
