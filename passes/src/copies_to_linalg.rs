@@ -3,13 +3,12 @@
 //! element-by-element copy of strided memrefs from libmlir_c_runner_utils). Bundles
 //! then link against libc and libm only.
 
-use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule};
+use crate::framework::{
+    apply_rules, emit_error, structured::named_op, PassDefinition, PassOptions, Rule,
+};
 use melior::{
     dialect::DialectHandle,
-    ir::{
-        attribute::DenseI32ArrayAttribute, operation::OperationBuilder, operation::OperationLike,
-        Identifier, OperationRef, Region,
-    },
+    ir::{operation::OperationLike, OperationRef},
     Context, RewriterBase,
 };
 
@@ -39,18 +38,7 @@ fn rewrite<'c>(
     let (Ok(source), Ok(target)) = (op.operand(0), op.operand(1)) else {
         return false;
     };
-    let segments = DenseI32ArrayAttribute::new(context, &[1, 1]);
-    let copy = OperationBuilder::new("linalg.copy", op.location())
-        .add_operands(&[source, target])
-        .add_attributes(&[(
-            Identifier::new(context, "operandSegmentSizes"),
-            segments.into(),
-        )])
-        .add_regions([Region::new()])
-        .build()
-        .expect("valid linalg.copy");
-    // SAFETY: a freshly built linalg structured op with an empty region.
-    unsafe { mlir_sys::mlirLinalgFillBuiltinNamedOpRegion(copy.to_raw()) };
+    let copy = named_op(context, "linalg.copy", op.location(), source, target, &[]);
     rewriter.set_insertion_point_before(op);
     rewriter.insert(copy);
     rewriter.erase_op(op);

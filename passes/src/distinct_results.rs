@@ -4,14 +4,13 @@
 //! a buffer of its own. Upstream `buffer-results-to-out-params` crashes on a buffer
 //! returned twice, and the planned pipeline needs one output buffer per result.
 
-use crate::framework::{PassDefinition, PassOptions};
+use crate::framework::{structured::named_op, PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::DenseI32ArrayAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::RankedTensorType,
-        BlockLike, Identifier, OperationRef, Region, RegionLike, ValueLike,
+        BlockLike, OperationRef, RegionLike, ValueLike,
     },
 };
 
@@ -60,18 +59,14 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             .build()
             .map_err(|_| ())?;
         let empty = block.insert_operation_before(terminator, empty);
-        let copy = OperationBuilder::new("linalg.copy", location)
-            .add_operands(&[value, empty.result(0).map_err(|_| ())?.into()])
-            .add_attributes(&[(
-                Identifier::new(context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(context, &[1, 1]).into(),
-            )])
-            .add_results(&[value.r#type()])
-            .add_regions([Region::new()])
-            .build()
-            .map_err(|_| ())?;
-        // SAFETY: a freshly built linalg structured op with an empty region.
-        unsafe { mlir_sys::mlirLinalgFillBuiltinNamedOpRegion(copy.to_raw()) };
+        let copy = named_op(
+            context,
+            "linalg.copy",
+            location,
+            value,
+            empty.result(0).map_err(|_| ())?.into(),
+            &[value.r#type()],
+        );
         let copy = block.insert_operation_before(terminator, copy);
         let result = copy.result(0).map_err(|_| ())?;
         // SAFETY: the copy has the operand's type and precedes the return.

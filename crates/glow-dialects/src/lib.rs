@@ -14,5 +14,6 @@ pub mod panics;
 pub mod port_names;
 pub mod quant_types;
 pub mod registration;
+pub mod resources;
 
 pub use registration::{glow_dialect_handles, register_glow_dialects};

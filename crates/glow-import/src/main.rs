@@ -343,11 +343,8 @@ fn write_module(
 
 /// Frees every weight blob of `context` (no module of it is alive any more).
 fn free_weights(context: &Context) {
-    let location = melior::ir::Location::unknown(context);
-    let empty = melior::ir::Module::new(location);
-    // SAFETY: no live module refers to the context's blobs except `empty`, which
-    // refers to none.
-    unsafe { glow_dialects::ffi::glowReleaseUnreferencedResources(empty.as_operation().to_raw()) };
+    let empty = melior::ir::Module::new(melior::ir::Location::unknown(context));
+    glow_dialects::resources::release_unreferenced(&empty);
 }
 
 fn main() -> ExitCode {

@@ -364,3 +364,20 @@ pub fn file_name(name: &str) -> String {
         })
         .collect()
 }
+
+/// Renames `function` (its `sym_name`) to `name`; nothing else in the module may refer
+/// to it (the entry function of a model).
+pub fn rename_function(function: OperationRef, name: &str) {
+    let context = function.context();
+    // SAFETY: the ContextRef outlives the borrow in this frame.
+    let context = unsafe { context.to_ref() };
+    let attribute = melior::ir::attribute::StringAttribute::new(context, name);
+    // SAFETY: setting an attribute of a live op to a live attribute.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            function.to_raw(),
+            melior::StringRef::new("sym_name").to_raw(),
+            melior::ir::AttributeLike::to_raw(&attribute),
+        )
+    }
+}

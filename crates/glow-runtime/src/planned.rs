@@ -5,7 +5,7 @@
 //! code does not carry a second copy), then the back of the pipeline. The entry
 //! function becomes `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
 
-use crate::bundle::weights::{extract_weights, index_attribute, release_unreferenced_weights};
+use crate::bundle::weights::{extract_weights, index_attribute};
 use crate::model::find_function;
 use crate::resident::Stages;
 use anyhow::Result;
@@ -213,7 +213,7 @@ pub fn compile_planned(
         module,
         &format!("builtin.module({})", pipeline.graph_stages()),
     )?;
-    release_unreferenced_weights(module);
+    glow_dialects::resources::release_unreferenced(module);
     glow_passes::run_pipeline(
         module,
         &format!(

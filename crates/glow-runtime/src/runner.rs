@@ -4,7 +4,8 @@
 
 use crate::{
     model::{
-        compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
+        compiler_context, find_function, load, rename_function, signature_ports, LoadedModel,
+        ModelSource, Port,
     },
     planned::{compile_planned, AlignedBytes, MemoryPlan, Planned},
     profiling,
@@ -13,10 +14,7 @@ use crate::{
 };
 use anyhow::{bail, Result};
 use glow_passes::CpuPipeline;
-use melior::{
-    ir::{AttributeLike, Module},
-    Context, ExecutionEngine,
-};
+use melior::{ir::Module, Context, ExecutionEngine};
 use std::time::{Duration, Instant};
 
 /// LLVM's OpenMP runtime, which multi-threaded code calls (Debian's libomp-22-dev).
@@ -118,7 +116,7 @@ pub fn compile(
     }
     let profiled = profiling::profiled_values(&module);
     inspect(&module);
-    rename_function(&module, source.function, ENTRY)?;
+    rename_function(find_function(&module, source.function)?, ENTRY);
     let Planned { memory, weights } = compile_planned(
         &mut module,
         &options.pipeline,
@@ -174,24 +172,6 @@ pub fn compile(
         profiled,
         compile_time: started.elapsed(),
     })
-}
-
-/// Renames function `from` of `module` to `to`.
-fn rename_function(module: &Module, from: &str, to: &str) -> Result<()> {
-    let function = find_function(module, from)?;
-    let context = module.context();
-    // SAFETY: the module's context outlives this call.
-    let name = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, to);
-    // SAFETY: setting the symbol name of a live function; nothing else in the module
-    // refers to the entry function.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(
-            function.to_raw(),
-            melior::StringRef::new("sym_name").to_raw(),
-            name.to_raw(),
-        )
-    };
-    Ok(())
 }
 
 impl Compiled {

@@ -3,7 +3,7 @@
 #include "glow/Graph/Graph.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/Transforms/InliningUtils.h"
+#include "glow/InlineEverything.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -11,24 +11,12 @@ using namespace mlir::glow::graph;
 
 #include "glow/Graph/GraphDialect.cpp.inc"
 
-namespace {
-/// Every op of the dialect may be inlined: none depends on the function it sits in
-/// (the int8 micro-kernels, calls to functions holding `dot4`, are inlined into the
-/// model so their scratch buffers join the planned arena).
-struct InlineEverything : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
-};
-} // namespace
-
 void GlowGraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "glow/Graph/GraphOps.cpp.inc"
       >();
-  addInterfaces<InlineEverything>();
+  addInterfaces<mlir::glow::InlineEverything>();
 }
 
 /// Folders return constant attributes; this turns them back into glow.graph.constant.

@@ -10,7 +10,7 @@
 #include "glow/Graph/Geometry.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/Transforms/InliningUtils.h"
+#include "glow/InlineEverything.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -19,24 +19,12 @@ using namespace mlir::glow::geometry;
 
 #include "glow/Quant/QuantDialect.cpp.inc"
 
-namespace {
-/// Every op of the dialect may be inlined: none depends on the function it sits in
-/// (the int8 micro-kernels, calls to functions holding `dot4`, are inlined into the
-/// model so their scratch buffers join the planned arena).
-struct InlineEverything : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
-};
-} // namespace
-
 void GlowQuantDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "glow/Quant/QuantOps.cpp.inc"
       >();
-  addInterfaces<InlineEverything>();
+  addInterfaces<mlir::glow::InlineEverything>();
 }
 
 namespace {

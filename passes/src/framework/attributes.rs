@@ -1,8 +1,24 @@
-//! Reading op attributes the rules need, in one place.
+//! Reading and setting op attributes (and an op's name), in one place.
 
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, Attribute, AttributeLike,
+    OperationRef,
 };
+
+/// The name of `op` (`linalg.generic`).
+pub fn name_of(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+/// Sets `op`'s attribute `name` (through an OperationRef, which melior only reads).
+pub fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
+    let name = mlir_sys::MlirStringRef {
+        data: name.as_ptr().cast(),
+        length: name.len(),
+    };
+    // SAFETY: a live op and a live attribute; MLIR copies the name.
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, value.to_raw()) }
+}
 
 /// The elements of the op's `array<i64: ...>` attribute `name`, or `None` when the op
 /// has no such attribute or it has another kind.

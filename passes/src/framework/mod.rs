@@ -10,6 +10,7 @@ mod pipeline;
 mod registration;
 mod rewrite;
 pub mod splice;
+pub mod structured;
 mod transform;
 
 pub use diagnostics::emit_error;

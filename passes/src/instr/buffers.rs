@@ -5,8 +5,7 @@
 //! stay correct on IR they do not recognize (they only fire less).
 
 use melior::ir::{
-    operation::OperationLike, AttributeLike, BlockLike, BlockRef, Identifier, OperationRef, Type,
-    Value, ValueLike,
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
 
@@ -59,10 +58,7 @@ pub struct Use<'c, 'a> {
     pub access: Access,
 }
 
-/// The name of `op`.
-pub fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+pub use crate::framework::attributes::{name_of, set_attribute};
 
 /// The ops of `block` in order, with their positions.
 pub struct TopLevel<'c, 'a> {
@@ -239,13 +235,7 @@ pub fn root<'c, 'a>(value: Value<'c, 'a>) -> Value<'c, 'a> {
 }
 
 /// The op defining `value`, if it is an op result.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: queries on a live value.
-    unsafe {
-        mlir_sys::mlirValueIsAOpResult(value.to_raw())
-            .then(|| OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
-    }
-}
+pub use crate::quantization::ir::producer as defining_op;
 
 /// Whether `value` is the result of a `glow.instr.alloc_activation`.
 pub fn is_activation(value: Value) -> bool {
@@ -340,21 +330,6 @@ pub fn entry_block<'c, 'a>(
     }
     fail(module.location(), &format!("no function @{name}"));
     Err(())
-}
-
-/// Sets attribute `name` of `op`.
-pub fn set_attribute(op: OperationRef, name: &str, value: melior::ir::Attribute) {
-    let context = op.context();
-    // SAFETY: the context outlives this call.
-    let identifier = Identifier::new(unsafe { context.to_ref() }, name);
-    // SAFETY: setting an attribute on a live op.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(
-            op.to_raw(),
-            mlir_sys::mlirIdentifierStr(identifier.to_raw()),
-            value.to_raw(),
-        )
-    }
 }
 
 /// The block holding `op`.

@@ -17,13 +17,11 @@ use super::buffers::{
     body, defining_op, direct_uses, erase, is_activation, move_after, move_before, name_of,
     replace_uses, top_level_ops, uses, Access, TopLevel,
 };
-use crate::framework::{PassDefinition, PassOptions};
+use crate::framework::{structured::named_op, PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::DenseI32ArrayAttribute,
-        operation::{OperationBuilder, OperationLike},
-        BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Value, ValueLike,
+        operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
     },
 };
 
@@ -108,17 +106,14 @@ fn copy_of_splat(block: BlockRef, copy: OperationRef) -> bool {
     let context = copy.context();
     // SAFETY: the context outlives this pass run.
     let context = unsafe { context.to_ref() };
-    let fill = OperationBuilder::new("linalg.fill", copy.location())
-        .add_operands(&[value, destination])
-        .add_attributes(&[(
-            Identifier::new(context, "operandSegmentSizes"),
-            DenseI32ArrayAttribute::new(context, &[1, 1]).into(),
-        )])
-        .add_regions([Region::new()])
-        .build()
-        .expect("valid linalg.fill");
-    // SAFETY: a freshly built linalg structured op with an empty region.
-    unsafe { mlir_sys::mlirLinalgFillBuiltinNamedOpRegion(fill.to_raw()) };
+    let fill = named_op(
+        context,
+        "linalg.fill",
+        copy.location(),
+        value,
+        destination,
+        &[],
+    );
     block.insert_operation_before(copy, fill);
     erase(copy);
     true

@@ -36,10 +36,7 @@ pub fn users<'c: 'a, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     out
 }
 
-/// The name of `op`.
-pub fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+pub use crate::framework::attributes::name_of;
 
 /// The op defining `value` when it is named `name`.
 pub fn produced_by<'c: 'a, 'a>(value: Value<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {

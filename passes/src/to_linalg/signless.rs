@@ -12,6 +12,7 @@
 //! `!quant` element types become their storage integers the same way; the quant.scast
 //! and tensor.bitcast ops that then cast a type to itself are dropped.
 
+use crate::framework::attributes::set_attribute;
 use melior::ir::{
     attribute::{IntegerAttribute, TypeAttribute},
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -90,18 +91,6 @@ fn retyped<'c>(value: Attribute<'c>, to: Type<'c>) -> Option<Attribute<'c>> {
     }
 }
 
-/// Sets `op`'s attribute `name` (through an OperationRef, which melior only reads).
-fn set_attribute(op: OperationRef, name: &std::ffi::CStr, value: Attribute) {
-    // SAFETY: a live op, a NUL-terminated name and a live attribute.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(
-            op.to_raw(),
-            mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()),
-            value.to_raw(),
-        )
-    }
-}
-
 /// Rewrites every signed / unsigned integer type under `function` to signless.
 /// Returns the ops whose typed attribute could not be converted (reported by the
 /// caller).
@@ -113,7 +102,7 @@ pub fn make_signless<'c>(function: OperationRef<'c, '_>) -> Vec<OperationRef<'c,
             .ok()
             .and_then(|t| signless(t.value()))
         {
-            set_attribute(function, c"function_type", TypeAttribute::new(t).into());
+            set_attribute(function, "function_type", TypeAttribute::new(t).into());
         }
     }
     function.walk(WalkOrder::PreOrder, |op| {
@@ -150,7 +139,7 @@ pub fn make_signless<'c>(function: OperationRef<'c, '_>) -> Vec<OperationRef<'c,
         if let Ok(value) = op.attribute("value") {
             if let Some(to) = signless(value.r#type()) {
                 match retyped(value, to) {
-                    Some(converted) => set_attribute(op, c"value", converted),
+                    Some(converted) => set_attribute(op, "value", converted),
                     // SAFETY: the op lives as long as the function being converted.
                     None => unconverted.push(unsafe { OperationRef::from_raw(op.to_raw()) }),
                 }

@@ -12,17 +12,15 @@ pub mod object;
 pub mod weights;
 
 use crate::model::{
-    compiler_context, find_function, load, signature_ports, LoadedModel, ModelSource, Port,
+    compiler_context, find_function, load, rename_function, signature_ports, LoadedModel,
+    ModelSource, Port,
 };
 use crate::planned::compile_planned;
 pub use crate::planned::MemoryPlan;
 use anyhow::{bail, Context as _, Result};
 use glow_passes::{pipelines::Quantization, Int8Kernels};
 use header::{c_identifier, header, manifest};
-use melior::ir::{
-    attribute::StringAttribute, operation::OperationLike, Attribute, AttributeLike, Module,
-    OperationRef,
-};
+use melior::ir::{operation::OperationLike, AttributeLike, Module};
 use object::emit_object;
 use std::path::PathBuf;
 
@@ -79,18 +77,6 @@ impl BundleSummary {
     /// each stage.
     pub fn memory_report(&self) -> String {
         format!("{}{}\n", self.memory.report(), self.memory_stages.report())
-    }
-}
-
-fn set_string_attribute(op: OperationRef, name: &str, value: &str) {
-    let context = op.context();
-    // SAFETY: the ContextRef outlives the borrow in this frame.
-    let context = unsafe { context.to_ref() };
-    let attribute: Attribute = StringAttribute::new(context, value).into();
-    let name = melior::StringRef::new(name);
-    // SAFETY: setting an attribute on a live op.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name.to_raw(), attribute.to_raw())
     }
 }
 
@@ -209,7 +195,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let (inputs, outputs) = {
         let function = find_function(&module, &arguments.function)?;
         let ports = signature_ports(function, &input_names, &output_names)?;
-        set_string_attribute(function, "sym_name", &name);
+        rename_function(function, &name);
         ports
     };
     let mut stages = crate::resident::Stages::default();

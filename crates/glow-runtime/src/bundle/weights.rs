@@ -18,30 +18,13 @@ pub fn index_attribute(op: OperationRef, name: &str) -> Result<u64> {
         .value() as u64)
 }
 
-/// Frees the weight blobs (`dense_resource`) no attribute of `module` refers to any
-/// more; `module` must hold every live reference of its context. Returns the bytes
-/// freed.
-pub fn release_unreferenced_weights(module: &Module) -> i64 {
-    // SAFETY: the module holds every live reference to the context's blobs.
-    let freed = unsafe {
-        glow_dialects::ffi::glowReleaseUnreferencedResources(module.as_operation().to_raw())
-    };
-    if freed > 0 {
-        // Freed blobs below glibc's mmap threshold stay in its heap: hand the pages
-        // back to the system.
-        // SAFETY: malloc_trim only returns free memory.
-        unsafe { libc::malloc_trim(0) };
-    }
-    freed
-}
-
 /// Copies the data of every planned constant global into `weights`, the weights image
 /// (at the offset the plan gave it), and erases the global. The module then holds each
 /// weight once: blobs no attribute refers to any more (a filter's layout before
 /// relayout, a global copied out) are freed as the copy goes, so the image never sits
 /// beside a second full copy of the weights.
 pub fn extract_weights(module: &Module, weights: &mut [u8]) -> Result<()> {
-    let release = || release_unreferenced_weights(module);
+    let release = || glow_dialects::resources::release_unreferenced(module);
     release();
     let body = module.body();
     let mut next = body.first_operation();
