@@ -82,7 +82,10 @@ pub static PLAN_MEMORY: PassDefinition = PassDefinition {
             },
         ]
     },
-    validate: |_: &PassOptions| Ok(()),
+    validate: |options: &PassOptions| match options.value("limit").map(str::parse::<i64>) {
+        None | Some(Ok(0..)) => Ok(()),
+        _ => Err("limit must be a byte count, 0 or more (0: no limit)".into()),
+    },
     run,
 };
 
