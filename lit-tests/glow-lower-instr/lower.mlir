@@ -1,6 +1,7 @@
 // glow-lower-instr: after glow-plan-memory, every buffer is a view of one of the three
 // byte buffers at its offset (constant weights, inputs/outputs, activations);
-// deallocations go and glow.instr.copy becomes memref.copy.
+// deallocations go, glow.instr.copy becomes memref.copy and a tensorview a view of
+// the same byte buffer further in.
 // RUN: glow-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(glow-lower-instr))' | FileCheck %s
 
 // CHECK-LABEL: func.func @f
@@ -47,10 +48,34 @@ func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: m
 
 // -----
 
+// A tensorview of an activation at 64 starting at element [1, 2] of its 3x4 shape
+// (element 6, byte 24): a view of the arena at 88; views of views add up.
+// CHECK-LABEL: func.func @tensorview
+// CHECK: %[[C88:.*]] = arith.constant 88 : index
+// CHECK-NEXT: %[[V:.*]] = memref.view %{{.*}}[%[[C88]]][] : memref<128xi8> to memref<2x2xf32>
+// CHECK: %[[C96:.*]] = arith.constant 96 : index
+// CHECK-NEXT: %[[W:.*]] = memref.view %{{.*}}[%[[C96]]][] : memref<128xi8> to memref<2xf32>
+// CHECK: %[[S:.*]] = memref.subview %[[V]]
+// CHECK-NEXT: linalg.copy ins(%[[W]] : memref<2xf32>) outs(%[[S]]
+func.func @tensorview(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
+    attributes {glow.activations_size = 128 : index} {
+  %a = glow.instr.alloc_activation offset 64 : memref<3x4xf32>
+  %v = glow.instr.tensorview %a [1, 2] : memref<3x4xf32> -> memref<2x2xf32>
+  %w = glow.instr.tensorview %v [1, 0] : memref<2x2xf32> -> memref<2xf32>
+  %s = memref.subview %v[0, 0] [1, 2] [1, 1] : memref<2x2xf32> to memref<2xf32, strided<[1]>>
+  linalg.copy ins(%w : memref<2xf32>) outs(%s : memref<2xf32, strided<[1]>>)
+  glow.instr.dealloc_activation %a : memref<3x4xf32>
+  return
+}
+
+// -----
+
+// A tensorview of something that is not a planned buffer (here a subview) is refused.
 func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
     attributes {glow.activations_size = 128 : index} {
-  %a = glow.instr.alloc_activation offset 0 : memref<4xf32>
-  // expected-error @+1 {{glow-lower-instr: glow.instr.tensorview has no lowering}}
-  %v = glow.instr.tensorview %a [0] : memref<4xf32> -> memref<2xf32>
+  %a = glow.instr.alloc_activation offset 0 : memref<2x4xf32>
+  %s = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  // expected-error @+1 {{glow-lower-instr: a tensorview of a buffer that is not a planned weight or activation}}
+  %v = glow.instr.tensorview %s [0] : memref<4xf32, strided<[1]>> -> memref<2xf32>
   return
 }

@@ -1,9 +1,9 @@
 // glow-raise-to-instr: allocations become alloc_activation with a dealloc_activation
 // before the return (whole-function lifetimes; glow-instr-shorten-lifetimes shortens
 // them), an existing memref.dealloc is dropped for it, constant globals become
-// weights, whole-buffer copies glow.instr.copy. Compute stays as it is; a copy into a
+// weights, whole-buffer copies glow.instr.copy, reshapes tensorviews. Compute stays as it is; a copy into a
 // view and a non-constant global stay upstream ops.
-// RUN: glow-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(glow-raise-to-instr))' | FileCheck %s
+// RUN: glow-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(glow-raise-to-instr))' | FileCheck %s
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT: %[[W:.*]] = glow.instr.weight "w" constant : memref<4xf32>
@@ -61,5 +61,33 @@ func.func @f(%n: index) {
 func.func @f() {
   // expected-error @+1 {{glow-raise-to-instr: an alignment of 128 bytes is more than the planner's 64}}
   %a = memref.alloc() {alignment = 128 : i64} : memref<4xf32>
+  return
+}
+
+// -----
+
+// Reshapes between identity-layout buffers become tensorviews at offset zero; the
+// shape operand of memref.reshape goes with its now unused weight. A reshape to a
+// layout (here a strided result) stays an upstream view.
+// CHECK-LABEL: func.func @reshapes
+// CHECK-NEXT: %[[A:.*]] = glow.instr.alloc_activation : memref<2x6xf32>
+// CHECK-NEXT: %[[R:.*]] = glow.instr.tensorview %[[A]] [0, 0] : memref<2x6xf32> -> memref<3x4xf32>
+// CHECK-NEXT: %[[E:.*]] = glow.instr.tensorview %[[A]] [0, 0] : memref<2x6xf32> -> memref<2x2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = glow.instr.tensorview %[[E]] [0, 0, 0] : memref<2x2x3xf32> -> memref<4x3xf32>
+// CHECK-NEXT: %[[S:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: memref.expand_shape %[[S]]
+// CHECK-NEXT: "test.use"(%[[R]], %[[C]],
+// CHECK-NOT: memref.reshape
+// CHECK-NOT: memref.get_global
+memref.global "private" constant @shape : memref<2xi64> = dense<[3, 4]>
+func.func @reshapes() {
+  %shape = memref.get_global @shape : memref<2xi64>
+  %a = memref.alloc() : memref<2x6xf32>
+  %r = memref.reshape %a(%shape) : (memref<2x6xf32>, memref<2xi64>) -> memref<3x4xf32>
+  %e = memref.expand_shape %a [[0], [1, 2]] output_shape [2, 2, 3] : memref<2x6xf32> into memref<2x2x3xf32>
+  %c = memref.collapse_shape %e [[0, 1], [2]] : memref<2x2x3xf32> into memref<4x3xf32>
+  %s = memref.subview %a[0, 0] [2, 3] [1, 1] : memref<2x6xf32> to memref<2x3xf32, strided<[6, 1]>>
+  %t = memref.expand_shape %s [[0], [1, 2]] output_shape [2, 1, 3] : memref<2x3xf32, strided<[6, 1]>> into memref<2x1x3xf32, strided<[6, 3, 1]>>
+  "test.use"(%r, %c, %t) : (memref<3x4xf32>, memref<4x3xf32>, memref<2x1x3xf32, strided<[6, 3, 1]>>) -> ()
   return
 }

@@ -3,9 +3,11 @@
 //! (three byte buffers) and every buffer its offset. Each constant
 //! `glow.instr.weight` becomes a `memref.view` of `%constant`, each mutable one of
 //! `%mutable`, each `glow.instr.alloc_activation` of `%activations`, at its offset;
-//! `glow.instr.dealloc_activation` goes (the memory is the caller's) and
-//! `glow.instr.copy` becomes `memref.copy`. A buffer without an offset, or a function
-//! with buffers that was never planned, is a located error.
+//! `glow.instr.dealloc_activation` goes (the memory is the caller's),
+//! `glow.instr.copy` becomes `memref.copy` and a `glow.instr.tensorview` of a planned
+//! buffer a `memref.view` of the same byte buffer, further in by the view's offset. A
+//! buffer without an offset, a function with buffers that was never planned, or a
+//! tensorview of anything but a planned buffer is a located error.
 
 use super::buffers::{erase, name_of, parent_block, replace_uses};
 use crate::framework::{attributes, emit_error, PassDefinition, PassOptions};
@@ -14,6 +16,7 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        r#type::{DimSize, MemRefType, ShapedTypeLike},
         BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     },
 };
@@ -86,6 +89,10 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
                 erase(op);
                 continue;
             }
+            "glow.instr.tensorview" => {
+                lower_tensorview(context, op)?;
+                continue;
+            }
             _ => {
                 fail(op, &format!("{name} has no lowering"));
                 return Err(());
@@ -95,26 +102,76 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             fail(op, "a buffer without an offset: run glow-plan-memory first");
             return Err(());
         };
-        let result = op.result(0).map_err(|_| ())?;
-        let index = Type::index(context);
-        let parent = parent_block(op);
-        let constant = OperationBuilder::new("arith.constant", op.location())
-            .add_attributes(&[(
-                Identifier::new(context, "value"),
-                IntegerAttribute::new(index, offset).into(),
-            )])
-            .add_results(&[index])
-            .build()
-            .map_err(|_| ())?;
-        let constant = parent.insert_operation_before(op, constant);
-        let view = OperationBuilder::new("memref.view", op.location())
-            .add_operands(&[buffer(arena), constant.result(0).map_err(|_| ())?.into()])
-            .add_results(&[result.r#type()])
-            .build()
-            .map_err(|_| ())?;
-        let view = parent.insert_operation_before(op, view);
-        replace_uses(result.into(), view.result(0).map_err(|_| ())?.into());
-        erase(op);
+        replace_with_view(context, op, buffer(arena), offset)?;
     }
     Ok(())
+}
+
+/// Replaces `op`'s result by a `memref.view` of the byte buffer `bytes` at `offset`.
+fn replace_with_view<'c>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, '_>,
+    bytes: Value<'c, '_>,
+    offset: i64,
+) -> Result<(), ()> {
+    let result = op.result(0).map_err(|_| ())?;
+    let index = Type::index(context);
+    let parent = parent_block(op);
+    let constant = OperationBuilder::new("arith.constant", op.location())
+        .add_attributes(&[(
+            Identifier::new(context, "value"),
+            IntegerAttribute::new(index, offset).into(),
+        )])
+        .add_results(&[index])
+        .build()
+        .map_err(|_| ())?;
+    let constant = parent.insert_operation_before(op, constant);
+    let view = OperationBuilder::new("memref.view", op.location())
+        .add_operands(&[bytes, constant.result(0).map_err(|_| ())?.into()])
+        .add_results(&[result.r#type()])
+        .build()
+        .map_err(|_| ())?;
+    let view = parent.insert_operation_before(op, view);
+    replace_uses(result.into(), view.result(0).map_err(|_| ())?.into());
+    erase(op);
+    Ok(())
+}
+
+/// A tensorview whose source is already a `memref.view` of one of the byte buffers at
+/// a constant offset: a view of that buffer, `offsets` (row-major) further in.
+fn lower_tensorview<'c>(context: &'c melior::Context, op: OperationRef<'c, '_>) -> Result<(), ()> {
+    let source = op.operand(0).map_err(|_| ())?;
+    let planned = super::buffers::defining_op(source)
+        .filter(|view| name_of(*view) == "memref.view")
+        .and_then(|view| {
+            let offset = view.operand(1).ok().and_then(super::buffers::defining_op)?;
+            let offset = IntegerAttribute::try_from(offset.attribute("value").ok()?).ok()?;
+            Some((view.operand(0).ok()?, offset.value()))
+        });
+    let shape = MemRefType::try_from(source.r#type()).ok().and_then(|t| {
+        (0..t.rank())
+            .map(|d| match t.dim_size(d) {
+                Ok(DimSize::Static(n)) => Some(n as i64),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()
+            .map(|shape| (shape, t.element()))
+    });
+    let (Some((bytes, base)), Some((shape, element))) = (planned, shape) else {
+        fail(
+            op,
+            "a tensorview of a buffer that is not a planned weight or activation",
+        );
+        return Err(());
+    };
+    let Some((element_bytes, _)) = crate::memory_plan::element_size(element) else {
+        fail(op, &format!("a tensorview of {element} elements"));
+        return Err(());
+    };
+    let offsets = attributes::i64_array(op, "offsets").unwrap_or_default();
+    let start = offsets
+        .iter()
+        .zip(&shape)
+        .fold(0i64, |start, (offset, size)| start * size + offset);
+    replace_with_view(context, op, bytes, base + start * element_bytes as i64)
 }

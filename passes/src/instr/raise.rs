@@ -8,7 +8,10 @@
 //! - each `memref.get_global` of a constant global becomes a
 //!   `glow.instr.weight "<symbol>" constant` (the planner places the weights);
 //! - each `memref.copy` of a whole buffer into another of the same type becomes a
-//!   `glow.instr.copy`.
+//!   `glow.instr.copy`;
+//! - each reshape of a buffer (`memref.reshape`, `expand_shape`, `collapse_shape`)
+//!   between static identity-layout types becomes a `glow.instr.tensorview` at offset
+//!   zero (Glow's TensorView); a shape operand left without uses goes with it.
 //!
 //! Compute (linalg, vector, loops on memrefs) stays as it is in between. An allocation
 //! the planner could not place (dynamic sizes, a layout, inside a loop or region, more
@@ -22,8 +25,9 @@ use crate::memory_plan::{memref_bytes, ALIGNMENT};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::{IntegerAttribute, StringAttribute},
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        r#type::{MemRefType, ShapedTypeLike},
         AttributeLike, BlockLike, Identifier, OperationRef, RegionLike, ValueLike,
     },
 };
@@ -31,7 +35,7 @@ use melior::{
 /// The pass definition registered as `glow-raise-to-instr`.
 pub static RAISE_TO_INSTR: PassDefinition = PassDefinition {
     argument: "glow-raise-to-instr",
-    description: "Raise a bufferized function to glow.instr: allocations to alloc_activation / dealloc_activation, constant globals to weights, whole-buffer copies to glow.instr.copy",
+    description: "Raise a bufferized function to glow.instr: allocations to alloc_activation / dealloc_activation, constant globals to weights, whole-buffer copies to glow.instr.copy, reshapes to tensorview",
     anchor: Some("func.func"),
     options: &[PassOption {
         name: "functions",
@@ -199,6 +203,44 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
                 let weight = block.insert_operation_before(op, weight);
                 replace_uses(result.into(), weight.result(0).map_err(|_| ())?.into());
                 erase(op);
+            }
+            "memref.reshape" | "memref.expand_shape" | "memref.collapse_shape" => {
+                let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else {
+                    continue;
+                };
+                let (Some(_), Some(_), Ok(source_type)) = (
+                    memref_bytes(source.r#type()),
+                    memref_bytes(result.r#type()),
+                    MemRefType::try_from(source.r#type()),
+                ) else {
+                    continue;
+                };
+                let zeros = vec![0; source_type.rank()];
+                let view = OperationBuilder::new("glow.instr.tensorview", op.location())
+                    .add_operands(&[source])
+                    .add_attributes(&[(
+                        Identifier::new(context, "offsets"),
+                        DenseI64ArrayAttribute::new(context, &zeros).into(),
+                    )])
+                    .add_results(&[result.r#type()])
+                    .build()
+                    .map_err(|_| ())?;
+                let view = block.insert_operation_before(op, view);
+                replace_uses(result.into(), view.result(0).map_err(|_| ())?.into());
+                let shape = (name_of(op) == "memref.reshape")
+                    .then(|| op.operand(1).ok())
+                    .flatten();
+                erase(op);
+                if let Some(shape) = shape {
+                    let producer = crate::instr::buffers::defining_op(shape);
+                    if let Some(producer) = producer.filter(|p| {
+                        direct_uses(shape).is_empty()
+                            && ["glow.instr.weight", "memref.get_global"]
+                                .contains(&name_of(*p).as_str())
+                    }) {
+                        erase(producer);
+                    }
+                }
             }
             "memref.copy" => {
                 let (Ok(source), Ok(target)) = (op.operand(0), op.operand(1)) else {

@@ -90,7 +90,7 @@ pub static PLAN_MEMORY: PassDefinition = PassDefinition {
 };
 
 /// Bytes of one element of `element`, and whether it is a float.
-fn element_size(element: Type) -> Option<(u64, bool)> {
+pub fn element_size(element: Type) -> Option<(u64, bool)> {
     if let Ok(integer) = IntegerType::try_from(element) {
         // An i1 takes a byte in memory.
         let width = integer.width().max(8);
