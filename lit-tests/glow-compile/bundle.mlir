@@ -2,16 +2,16 @@
 // against it prints the same outputs as glow-run (python/check_bundle.py).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t --name tiny | FileCheck %s --check-prefix=SUMMARY
-// SUMMARY: bundle tiny: {{.*}}tiny.o (1216 bytes of weights, 832 of inputs/outputs, 3264 of activations)
+// SUMMARY: bundle tiny: {{.*}}tiny.o (1152 bytes of weights, 832 of inputs/outputs, 3264 of activations)
 
 // The weights file holds the conv filter (864 bytes), bias (32) and the fully
 // connected matrix (160), each at a 64-byte aligned offset.
 // RUN: wc -c < %t/tiny.weights | FileCheck %s --check-prefix=WEIGHTS
-// WEIGHTS: 1216
+// WEIGHTS: 1152
 
 // RUN: FileCheck %s --check-prefix=HEADER < %t/tiny.h
 // HEADER: #define TINY_ALIGNMENT 64
-// HEADER: #define TINY_CONSTANT_WEIGHTS_SIZE 1216
+// HEADER: #define TINY_CONSTANT_WEIGHTS_SIZE 1152
 // HEADER: #define TINY_MUTABLE_WEIGHTS_SIZE 832
 // HEADER: #define TINY_ACTIVATIONS_SIZE 3264
 // HEADER: // input "input0": float [1, 3, 8, 8]
@@ -42,6 +42,6 @@
 // MEMORY: bundle tiny:
 // MEMORY-NEXT: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
 // MEMORY-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order
-// MEMORY-NEXT: {{^}}weights: 1216 bytes; inputs and outputs: 832 bytes
+// MEMORY-NEXT: {{^}}weights: 1152 bytes; inputs and outputs: 832 bytes
 // MEMORY-NEXT: {{^}}largest buffers live at the peak: {{.*}}tiny-cnn.mlir:7:8: 2048 bytes, {{.*}}: 1200 bytes
-// MEMORY-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph and buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB{{$}}
+// MEMORY-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph stages {{[0-9.]+}} MB, after the buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB{{$}}

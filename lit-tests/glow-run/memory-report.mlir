@@ -5,9 +5,9 @@
 // RUN: glow-run %S/../glow-compile/Inputs/tiny-cnn.mlir --memory-report --memory-plot %t/arena.png | FileCheck %s
 // CHECK: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
 // CHECK-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order
-// CHECK-NEXT: {{^}}weights: 1216 bytes; inputs and outputs: 832 bytes
+// CHECK-NEXT: {{^}}weights: 1152 bytes; inputs and outputs: 832 bytes
 // CHECK-NEXT: {{^}}largest buffers live at the peak:
-// CHECK-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph and buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB, after the runs {{[0-9.]+}} MB
+// CHECK-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph stages {{[0-9.]+}} MB, after the buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB, after the runs {{[0-9.]+}} MB
 // CHECK-NEXT: compile {{.*}} s, run {{.*}} ms (1 run, median)
 // RUN: %python -c "import sys; data = open(sys.argv[1], 'rb').read(); assert data[:8] == b'\x89PNG\r\n\x1a\n', data[:8]; print('png', len(data) > 100)" %t/arena.png | FileCheck %s --check-prefix=PNG
 // PNG: png True

@@ -100,10 +100,16 @@ unsafe extern "C" {
         pipeline: *const c_char,
     );
 
-    /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
     /// Frees the dense_resource blobs no attribute inside `op` refers to; returns the
     /// bytes freed (`dialects/include/glow-c/Resources.h`).
     pub fn glowReleaseUnreferencedResources(op: mlir_sys::MlirOperation) -> i64;
+    /// Frees the blob of one dense_resource attribute if nothing inside `root` refers
+    /// to it and the context runs passes on one thread; returns the bytes freed.
+    pub fn glowReleaseResourceIfUnreferenced(
+        root: mlir_sys::MlirOperation,
+        attribute: mlir_sys::MlirAttribute,
+    ) -> i64;
+    /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
     pub fn glowNestingWithin(
         text: *const c_char,
         length: usize,

@@ -12,6 +12,7 @@ pub mod nesting;
 pub mod ods;
 pub mod panics;
 pub mod port_names;
+pub mod process_memory;
 pub mod quant_types;
 pub mod registration;
 pub mod resources;

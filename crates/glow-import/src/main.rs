@@ -188,6 +188,9 @@ fn run(arguments: Arguments) -> Result<()> {
     register_all_dialects(&registry);
     register_glow_dialects(&registry);
     let context = Context::new();
+    // One MLIR thread, as in glow-run / glow-compile: --emit=linalg's passes then free
+    // each weight they replace at once.
+    context.enable_multi_threading(false);
     context.append_dialect_registry(&registry);
     for dialect in ["func", "tensor", "quant", "glow.graph", "glow.quant"] {
         context.get_or_load_dialect(dialect);
@@ -349,6 +352,7 @@ fn free_weights(context: &Context) {
 
 fn main() -> ExitCode {
     glow_dialects::panics::install_hook("glow-import");
+    glow_dialects::process_memory::prepare_tool_process();
     let arguments = Arguments::parse();
     match run(arguments) {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,7 +6,7 @@ use crate::{
     builder::{NodeContext, Slot},
     element::Element,
     error::{ImportError, Result},
-    load::load_model,
+    load::{load_model, ModelMapping},
     ops::{converter, unsupported_nodes},
     proto::{tensor_shape_proto::dimension::Value as Dim, type_proto, NodeProto, ValueInfoProto},
     tensor::TensorData,
@@ -83,6 +83,8 @@ impl Default for ImportOptions {
 pub struct Resources<'c> {
     next: usize,
     name: String,
+    /// The model file's mapping: the pages of data copied into a blob are released.
+    mapping: Option<ModelMapping>,
     context: std::marker::PhantomData<&'c Context>,
 }
 
@@ -91,7 +93,11 @@ impl<'c> Resources<'c> {
     pub fn blob(&mut self, r#type: Type<'c>, bytes: &[u8]) -> Attribute<'c> {
         let name = format!("{}{}", self.name, self.next);
         self.next += 1;
-        glow_dialects::elements::resource_elements(r#type, &name, bytes)
+        let attribute = glow_dialects::elements::resource_elements(r#type, &name, bytes);
+        if let Some(mapping) = &self.mapping {
+            mapping.release(bytes);
+        }
+        attribute
     }
 }
 
@@ -381,6 +387,7 @@ pub fn import_model_with_progress<'c>(
     let mut resources = Resources {
         next: 0,
         name: "w".into(),
+        mapping: loaded.mapping.clone(),
         context: std::marker::PhantomData,
     };
     let outcome = (|| -> Result<()> {

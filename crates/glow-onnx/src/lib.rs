@@ -25,6 +25,6 @@ pub use import::{
     import_model, import_model_with_progress, tensor_bytes, ImportOptions, Progress,
     DEFAULT_MAX_TENSOR_BYTES,
 };
-pub use load::{load_model, LoadedModel, SUPPORTED_OPSETS};
+pub use load::{load_model, LoadedModel, ModelMapping, SUPPORTED_OPSETS};
 pub use ops::{is_supported, supported_ops, unsupported_nodes};
 pub use tensor::TensorData;

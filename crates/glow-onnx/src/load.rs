@@ -8,6 +8,7 @@ use prost::Message;
 use std::{
     ops::RangeInclusive,
     path::{Path, PathBuf},
+    sync::Arc,
 };
 
 /// Default-domain opsets whose op semantics the importer implements.
@@ -26,6 +27,59 @@ pub struct LoadedModel {
     pub directory: PathBuf,
     /// The default-domain (`ai.onnx`) opset version.
     pub opset: i64,
+    /// The model file's mapping, when it was mapped: tensor data copied out of it can
+    /// give its pages back.
+    pub mapping: Option<ModelMapping>,
+}
+
+/// The read-only mapping of a model file that decoded tensor data points into.
+///
+/// Tensor bytes are copied once, into the 64-byte aligned blobs MLIR needs; after
+/// that their pages in the mapping only cost resident memory. [`ModelMapping::release`]
+/// drops them from the process (the kernel reads them back from the file if anything
+/// touches them again, so this never changes what a later read sees), which keeps the
+/// importer's peak near one copy of the weights instead of two.
+#[derive(Clone)]
+pub struct ModelMapping(Arc<memmap2::Mmap>);
+
+impl AsRef<[u8]> for ModelMapping {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl ModelMapping {
+    /// Drops the whole pages of `bytes` from resident memory if `bytes` lies inside
+    /// this mapping; does nothing for any other memory.
+    pub fn release(&self, bytes: &[u8]) {
+        let base = self.0.as_ptr() as usize;
+        let start = bytes.as_ptr() as usize;
+        if bytes.is_empty() || start < base || start + bytes.len() > base + self.0.len() {
+            return;
+        }
+        let page = page_size();
+        let first = (start - base).div_ceil(page) * page;
+        let end = (start - base + bytes.len()) / page * page;
+        if end > first {
+            // SAFETY: the range is whole pages inside a private read-only file
+            // mapping that nothing wrote to: MADV_DONTNEED only unmaps the pages and
+            // the next access reads the same bytes from the file again. Failure only
+            // leaves the pages resident.
+            let _ = unsafe {
+                self.0.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    first,
+                    end - first,
+                )
+            };
+        }
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(1)
 }
 
 /// prost's message lists every enclosing field ("GraphProto.node: AttributeProto.g:
@@ -46,7 +100,7 @@ fn short_decode_error(message: &str) -> String {
 
 /// The bytes of the file at `path`, memory-mapped (read, for files that cannot be
 /// mapped: pipes, empty files): tensor data decoded from them stays in the mapping.
-fn map_file(path: &Path) -> std::io::Result<bytes::Bytes> {
+fn map_file(path: &Path) -> std::io::Result<(bytes::Bytes, Option<ModelMapping>)> {
     let file = std::fs::File::open(path)?;
     let length = file.metadata()?.len();
     if length > 0 && file.metadata()?.is_file() {
@@ -54,17 +108,18 @@ fn map_file(path: &Path) -> std::io::Result<bytes::Bytes> {
         // truncated by another process while mapped would fault (SIGBUS), as with any
         // mapped input; glow does not write the models it reads.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return Ok(bytes::Bytes::from_owner(map));
+            let mapping = ModelMapping(Arc::new(map));
+            return Ok((bytes::Bytes::from_owner(mapping.clone()), Some(mapping)));
         }
     }
     let mut data = Vec::new();
     std::io::Read::read_to_end(&mut &file, &mut data)?;
-    Ok(bytes::Bytes::from(data))
+    Ok((bytes::Bytes::from(data), None))
 }
 
 /// Reads and decodes `path`, checking the default-domain opset.
 pub fn load_model(path: &Path) -> Result<LoadedModel> {
-    let bytes = map_file(path).map_err(|source| ImportError::Io {
+    let (bytes, mapping) = map_file(path).map_err(|source| ImportError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -100,5 +155,6 @@ pub fn load_model(path: &Path) -> Result<LoadedModel> {
         model,
         directory,
         opset,
+        mapping,
     })
 }

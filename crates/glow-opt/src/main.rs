@@ -13,6 +13,7 @@ use std::ffi::{c_char, CString};
 
 fn main() {
     glow_dialects::panics::install_hook("glow-opt");
+    glow_dialects::process_memory::prepare_tool_process();
     // MLIR recurses once per nesting level of its input: parse and run on a stack that
     // holds the deepest nesting the driver accepts (it refuses deeper text).
     let code = glow_dialects::nesting::on_large_stack(run);

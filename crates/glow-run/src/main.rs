@@ -373,6 +373,7 @@ fn run(arguments: Arguments) -> Result<()> {
 
 fn main() -> ExitCode {
     glow_dialects::panics::install_hook("glow-run");
+    glow_dialects::process_memory::prepare_tool_process();
     let arguments = Arguments::parse();
     // MLIR recurses once per nesting level of a .mlir input: work on a stack that holds
     // the deepest nesting accepted (deeper text is refused).

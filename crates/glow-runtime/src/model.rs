@@ -22,6 +22,11 @@ pub fn compiler_context() -> Context {
     melior::utility::register_all_dialects(&registry);
     glow_dialects::register_glow_dialects(&registry);
     let context = Context::new();
+    // One MLIR thread: a model is one function, so parallel function passes gain
+    // nothing, and passes can then free each weight they replace at once
+    // (glow_dialects::resources::release_if_unreferenced), which keeps compilation
+    // to about one copy of the weights.
+    context.enable_multi_threading(false);
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
     melior::utility::register_all_passes();

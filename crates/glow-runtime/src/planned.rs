@@ -213,7 +213,9 @@ pub fn compile_planned(
         module,
         &format!("builtin.module({})", pipeline.graph_stages()),
     )?;
-    glow_dialects::resources::release_unreferenced(module);
+    let n = glow_dialects::resources::release_unreferenced(module);
+    eprintln!("DEBUG released after graph {n}");
+    stages.record("the graph stages");
     glow_passes::run_pipeline(
         module,
         &format!(
@@ -221,7 +223,7 @@ pub fn compile_planned(
             pipeline.bundle_front_after_graph(function, arena_limit)
         ),
     )?;
-    stages.record("the graph and buffer pipeline");
+    stages.record("the buffer pipeline");
     let memory = MemoryPlan::read(find_function(module, function)?)?;
     let mut weights = AlignedBytes::zeroed(memory.constant_size, "weights")?;
     extract_weights(module, weights.bytes_mut())?;

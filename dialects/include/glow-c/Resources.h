@@ -19,6 +19,15 @@ extern "C" {
  * live reference. */
 MLIR_CAPI_EXPORTED int64_t glowReleaseUnreferencedResources(MlirOperation op);
 
+/* Frees the blob of `attribute` (a dense_resource elements attribute; anything else
+ * is ignored) if no attribute inside `root` refers to it, and returns the bytes freed.
+ * For passes that have just erased the last op holding a weight: `root` must be the
+ * top-level op holding every live reference. Walking `root` from inside a pass on one
+ * of its functions is only safe when passes do not run in parallel, so with the
+ * context's multithreading enabled this frees nothing (returns 0). */
+MLIR_CAPI_EXPORTED int64_t glowReleaseResourceIfUnreferenced(MlirOperation root,
+                                                             MlirAttribute attribute);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,39 @@
 
 using namespace mlir;
 
+static DialectResourceBlobManager &blobManager(MLIRContext *context) {
+  return DenseResourceElementsHandle::getManagerInterface(context).getBlobManager();
+}
+
+int64_t glowReleaseResourceIfUnreferenced(MlirOperation rawRoot, MlirAttribute rawAttribute) {
+  Operation *root = unwrap(rawRoot);
+  auto resource = dyn_cast<DenseResourceElementsAttr>(unwrap(rawAttribute));
+  if (!resource || root->getContext()->isMultithreadingEnabled())
+    return 0;
+  std::string key = resource.getRawHandle().getKey().str();
+  WalkResult found = root->walk([&](Operation *op) {
+    for (NamedAttribute named : op->getAttrs()) {
+      WalkResult inner = named.getValue().walk([&](DenseResourceElementsAttr other) {
+        return other.getRawHandle().getKey() == key ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+      });
+      if (inner.wasInterrupted())
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (found.wasInterrupted())
+    return 0;
+  auto &manager = blobManager(root->getContext());
+  auto *entry = manager.lookup(key);
+  AsmResourceBlob *blob = entry ? entry->getBlob() : nullptr;
+  if (!blob || blob->getData().empty())
+    return 0;
+  int64_t freed = blob->getData().size();
+  manager.update(key, AsmResourceBlob());
+  return freed;
+}
+
 int64_t glowReleaseUnreferencedResources(MlirOperation raw) {
   Operation *root = unwrap(raw);
   llvm::StringSet<> referenced;
@@ -27,8 +60,7 @@ int64_t glowReleaseUnreferencedResources(MlirOperation raw) {
         referenced.insert(resource.getRawHandle().getKey());
       });
   });
-  auto &manager =
-      DenseResourceElementsHandle::getManagerInterface(root->getContext()).getBlobManager();
+  auto &manager = blobManager(root->getContext());
   llvm::SmallVector<std::string> unreferenced;
   manager.getBlobMap([&](const llvm::StringMap<DialectResourceBlobManager::BlobEntry> &map) {
     for (const auto &entry : map) {

@@ -3,6 +3,7 @@
 //! interpreter, and diagnostics.
 
 pub mod attributes;
+pub mod dead_weights;
 mod diagnostics;
 pub mod locations;
 mod options;

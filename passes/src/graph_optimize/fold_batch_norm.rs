@@ -4,7 +4,7 @@
 //! Weights may be inline constants, splats or dense_resource blobs (f32).
 
 use super::compose_transposes::{defining_op, has_one_use};
-use crate::framework::Rule;
+use crate::framework::{dead_weights::erase_dead_weights, Rule};
 use glow_dialects::{elements, ods::glow_graph};
 use melior::{
     ir::{
@@ -183,6 +183,11 @@ fn rewrite<'c>(
     let Ok(result) = folded.result(0) else {
         return false;
     };
+    let mut weights: Vec<Value> = operands[1..].to_vec();
+    weights.extend(conv.operands().skip(1));
     rewriter.replace_op_with_values(op, &[result.into()]);
+    // The unfolded conv and its weights are dead: free them now, not after the pass.
+    rewriter.erase_op(conv);
+    erase_dead_weights(rewriter, &weights);
     true
 }

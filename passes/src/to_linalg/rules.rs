@@ -11,7 +11,7 @@
 //! - concat -> tensor.concat
 
 use super::builder::{binary_operands, is_float, LinalgBuilder};
-use crate::framework::attributes::i64_array;
+use crate::framework::{attributes::i64_array, dead_weights::erase_dead_weights};
 use crate::{
     framework::Rule, graph_optimize::compose_transposes::permutation,
     lower_nodes::builder::tensor_info,
@@ -359,6 +359,7 @@ rule!(
         // not on every run.
         let converted = b.transpose(input, &perm);
         rewriter.replace_op_with_values(op, &[converted]);
+        erase_dead_weights(rewriter, &[input]);
         true
     }
 );

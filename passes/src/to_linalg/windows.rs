@@ -13,7 +13,10 @@
 //!   pooling a tensor of ones padded with zeros
 
 use super::builder::{is_float, LinalgBuilder};
-use crate::{framework::Rule, lower_nodes::builder::tensor_info};
+use crate::{
+    framework::{dead_weights::erase_dead_weights, Rule},
+    lower_nodes::builder::tensor_info,
+};
 use melior::{
     ir::{
         attribute::{FloatAttribute, IntegerAttribute},
@@ -252,6 +255,8 @@ fn conv2d<'c>(
         }
     };
     rewriter.replace_op_with_values(op, &[converted]);
+    // A filter relaid out at compile time leaves the original without users.
+    erase_dead_weights(rewriter, &[filter]);
     true
 }
 

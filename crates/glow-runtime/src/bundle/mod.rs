@@ -217,14 +217,27 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let offsets = memory.mutable_offsets.clone();
     let errors = export_status(&module, &name)?;
 
-    // Everything is compiled; only now write the files (the object first, to a
-    // temporary name, so a failure leaves no partial bundle).
+    // The files go to temporary names first and are renamed once all are written, so
+    // a failure leaves no partial bundle. The weights are written before code
+    // generation, which then runs without the weights image in memory.
     std::fs::create_dir_all(&arguments.output_dir)
         .with_context(|| format!("cannot create '{}'", arguments.output_dir.display()))?;
     let object = arguments.output_dir.join(format!("{name}.o"));
     let partial = arguments.output_dir.join(format!(".{name}.o.partial"));
-    if let Err(error) = emit_object(&module, &partial, arguments.target_cpu.as_deref()) {
+    let partial_weights = arguments
+        .output_dir
+        .join(format!(".{name}.weights.partial"));
+    let remove_partials = || {
         let _ = std::fs::remove_file(&partial);
+        let _ = std::fs::remove_file(&partial_weights);
+    };
+    if let Err(error) = std::fs::write(&partial_weights, weights.bytes()) {
+        remove_partials();
+        return Err(anyhow::Error::from(error).context("writing the bundle's weights"));
+    }
+    drop(weights);
+    if let Err(error) = emit_object(&module, &partial, arguments.target_cpu.as_deref()) {
+        remove_partials();
         return Err(error);
     }
     stages.record("code generation");
@@ -237,10 +250,6 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         .collect();
     let written = (|| -> Result<()> {
         std::fs::write(
-            arguments.output_dir.join(format!("{name}.weights")),
-            weights.bytes(),
-        )?;
-        std::fs::write(
             arguments.output_dir.join(format!("{name}.h")),
             header(&name, &arguments.model, sizes, &ports, &errors),
         )?;
@@ -248,11 +257,15 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
             arguments.output_dir.join(format!("{name}.json")),
             manifest(&name, sizes, &ports, &errors),
         )?;
+        std::fs::rename(
+            &partial_weights,
+            arguments.output_dir.join(format!("{name}.weights")),
+        )?;
         std::fs::rename(&partial, &object)?;
         Ok(())
     })();
     if let Err(error) = written {
-        let _ = std::fs::remove_file(&partial);
+        remove_partials();
         for extension in ["weights", "h", "json"] {
             let _ = std::fs::remove_file(arguments.output_dir.join(format!("{name}.{extension}")));
         }
