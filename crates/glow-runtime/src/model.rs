@@ -4,7 +4,7 @@
 
 use crate::tensor::{Dtype, HostTensor};
 use anyhow::{bail, Context as _, Result};
-use glow_onnx::{import_model, load_model, ImportOptions};
+use glow_onnx::{import_model, ImportOptions};
 use melior::{
     ir::{
         attribute::TypeAttribute,
@@ -65,7 +65,7 @@ pub struct LoadedModel<'c> {
 /// Imports or parses the model.
 pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedModel<'c>> {
     let is_onnx = source.path.extension().is_some_and(|e| e == "onnx");
-    let (module, input_names, output_names) = if is_onnx {
+    let module = if is_onnx {
         let mut shapes = HashMap::new();
         for text in source.input_shapes {
             let (name, dims) = text
@@ -105,21 +105,7 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
             max_tensor_bytes: source.max_tensor_bytes,
             ..Default::default()
         };
-        let module = import_model(context, source.path, &options)?;
-        let graph = load_model(source.path)?
-            .model
-            .graph
-            .expect("checked by the importer");
-        let initializers: std::collections::HashSet<&str> =
-            graph.initializer.iter().map(|t| t.name()).collect();
-        let inputs = graph
-            .input
-            .iter()
-            .filter(|i| !initializers.contains(i.name()) && !frozen.contains_key(i.name()))
-            .map(|i| i.name().to_string())
-            .collect();
-        let outputs = graph.output.iter().map(|o| o.name().to_string()).collect();
-        (module, inputs, outputs)
+        import_model(context, source.path, &options)?
     } else {
         if !source.input_shapes.is_empty() {
             bail!("--input-shape applies to ONNX models; a .mlir function has static types");
@@ -146,21 +132,22 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
         // SAFETY: a freshly parsed module, owned from here on.
         let module = unsafe { Module::from_raw(parsed) };
         check_tensor_sizes(&module, source.max_tensor_bytes)?;
-        // Ports keep the names glow-import gave them (`{glow.name = ...}`); others are
-        // input<i> / output<i>.
-        let (inputs, outputs) = match find_function(&module, source.function) {
-            Ok(function) => glow_dialects::port_names::port_names(function),
-            Err(_) => Default::default(),
-        };
-        let named = |names: Vec<Option<String>>, what: &str| -> Vec<String> {
-            names
-                .into_iter()
-                .enumerate()
-                .map(|(i, name)| name.unwrap_or_else(|| format!("{what}{i}")))
-                .collect()
-        };
-        (module, named(inputs, "input"), named(outputs, "output"))
+        module
     };
+    // Ports keep the names the importer gave them (`{glow.name = ...}`, the ONNX
+    // names); others are input<i> / output<i>.
+    let (inputs, outputs) = match find_function(&module, source.function) {
+        Ok(function) => glow_dialects::port_names::port_names(function),
+        Err(_) => Default::default(),
+    };
+    let named = |names: Vec<Option<String>>, what: &str| -> Vec<String> {
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| name.unwrap_or_else(|| format!("{what}{i}")))
+            .collect()
+    };
+    let (input_names, output_names) = (named(inputs, "input"), named(outputs, "output"));
 
     Ok(LoadedModel {
         module,

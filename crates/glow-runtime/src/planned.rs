@@ -206,15 +206,14 @@ pub fn compile_planned(
             };
         }
     }
-    // The graph stages first: folding batch norms into convolutions makes new weights
-    // and leaves the imported ones unreferenced; they are freed before the linalg
-    // stages relay out the filters (a third copy otherwise).
+    // The graph stages first: folding batch norms into convolutions makes new weights;
+    // each replaced one is freed as the fold goes (glow_passes' dead_weights), and
+    // whatever else they left unreferenced is freed before the linalg stages.
     glow_passes::run_pipeline(
         module,
         &format!("builtin.module({})", pipeline.graph_stages()),
     )?;
-    let n = glow_dialects::resources::release_unreferenced(module);
-    eprintln!("DEBUG released after graph {n}");
+    glow_dialects::resources::release_unreferenced(module);
     stages.record("the graph stages");
     glow_passes::run_pipeline(
         module,
