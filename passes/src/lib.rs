@@ -50,6 +50,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::dead_allocs::DEAD_ALLOCS,
     &instr::copy_elimination::COPY_ELIMINATION,
     &instr::in_place::SHARE_BUFFERS,
+    &instr::memory_order::MEMORY_ORDER,
     &distinct_results::DISTINCT_RESULTS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,

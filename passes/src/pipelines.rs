@@ -201,7 +201,7 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
 /// into one arena (at most `arena_limit` bytes, 0: no limit), lowered to views.
 pub fn instr_stages(function: &str, arena_limit: u64) -> String {
     format!(
-        "func.func(glow-raise-to-instr{{functions={function}}},glow-instr-copy-elimination,glow-instr-share-buffers,glow-instr-dead-allocs,glow-instr-shorten-lifetimes),\
+        "func.func(glow-raise-to-instr{{functions={function}}},glow-instr-copy-elimination,glow-instr-share-buffers,glow-instr-dead-allocs,glow-instr-memory-order,glow-instr-shorten-lifetimes),\
 glow-plan-memory{{function={function} limit={arena_limit}}},func.func(glow-lower-instr)"
     )
 }

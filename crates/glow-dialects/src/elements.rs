@@ -116,6 +116,19 @@ pub fn resource_elements<'c>(r#type: Type<'c>, name: &str, bytes: &[u8]) -> Attr
     }
 }
 
+/// The bytes of a `dense_resource` attribute's blob as stored, without a copy, or
+/// `None` for other attributes and resources without data. The slice is valid while
+/// the blob is: until `resources::release_*` frees it.
+pub fn resource_data<'c>(attribute: Attribute<'c>) -> Option<&'c [u8]> {
+    // SAFETY: a query on a live attribute; the blob outlives the borrow per the
+    // contract above.
+    unsafe {
+        let data = crate::ffi::glowResourceBlobData(attribute.to_raw());
+        (!data.data.is_null())
+            .then(|| std::slice::from_raw_parts(data.data.cast::<u8>(), data.length))
+    }
+}
+
 /// The little-endian bytes of an elements attribute (dense, splat or dense_resource)
 /// whose elements are `element_bytes` wide (1, 2, 4 or 8; `float` for f32/f64), or
 /// `None` for other kinds (booleans, complex, unsupported widths).
@@ -139,6 +152,11 @@ pub fn raw_bytes(attribute: Attribute, element_bytes: usize, float: bool) -> Opt
         }
         if !mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
             return None;
+        }
+        if let Some(data) = resource_data(attribute) {
+            if data.len() == count * element_bytes {
+                return Some(data.to_vec());
+            }
         }
         let mut bytes = Vec::with_capacity(count * element_bytes);
         for i in 0..count as isize {

@@ -109,6 +109,22 @@ unsafe extern "C" {
         root: mlir_sys::MlirOperation,
         attribute: mlir_sys::MlirAttribute,
     ) -> i64;
+    /// The bytes of a dense_resource attribute's blob, not copied (null otherwise).
+    pub fn glowResourceBlobData(attribute: mlir_sys::MlirAttribute) -> mlir_sys::MlirStringRef;
+    /// The bytes and alignment of the builtin blob named `key` (not copied).
+    pub fn glowResourceBlobByKey(
+        context: mlir_sys::MlirContext,
+        key: mlir_sys::MlirStringRef,
+        data: *mut mlir_sys::MlirStringRef,
+        alignment: *mut u64,
+    ) -> bool;
+    /// Calls `callback` with the key of each dense_resource blob `op` refers to, in
+    /// the order MLIR's printer lists them.
+    pub fn glowReferencedResources(
+        op: mlir_sys::MlirOperation,
+        callback: mlir_sys::MlirStringCallback,
+        user_data: *mut std::ffi::c_void,
+    );
     /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
     pub fn glowNestingWithin(
         text: *const c_char,

@@ -16,5 +16,6 @@ pub mod process_memory;
 pub mod quant_types;
 pub mod registration;
 pub mod resources;
+pub mod text_output;
 
 pub use registration::{glow_dialect_handles, register_glow_dialects};

@@ -9,10 +9,7 @@ use glow_onnx::{
     import_model_with_progress, load_model, supported_ops, unsupported_nodes, ImportOptions,
     Progress, TensorData, SUPPORTED_OPSETS,
 };
-use melior::{
-    dialect::DialectRegistry, ir::operation::OperationPrintingFlags,
-    utility::register_all_dialects, Context,
-};
+use melior::{dialect::DialectRegistry, utility::register_all_dialects, Context};
 use std::{
     collections::HashMap,
     io::{IsTerminal, Write},
@@ -288,8 +285,8 @@ fn run(arguments: Arguments) -> Result<()> {
     written
 }
 
-/// Writes `module` to `sink` as text (streamed: the weights are not printed into a
-/// string first) or as bytecode (checked to read back first; the module's weights are
+/// Writes `module` to `sink` as text (streamed: the weights are hex-encoded a chunk
+/// at a time, see glow_dialects::text_output) or as bytecode (checked to read back first; the module's weights are
 /// freed before the read-back makes its own copy).
 fn write_module(
     context: &Context,
@@ -309,38 +306,7 @@ fn write_module(
         sink.write_all(&bytes)?;
         return Ok(());
     }
-    let flags = OperationPrintingFlags::new().enable_debug_info(!arguments.no_locations, false);
-    struct Stream<'a> {
-        sink: &'a mut dyn Write,
-        error: Option<std::io::Error>,
-    }
-    unsafe extern "C" fn chunk(text: mlir_sys::MlirStringRef, user_data: *mut std::ffi::c_void) {
-        // SAFETY: `user_data` is the Stream below; MLIR hands a valid chunk.
-        unsafe {
-            let stream = &mut *(user_data as *mut Stream);
-            if stream.error.is_none() {
-                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-                if let Err(error) = stream.sink.write_all(bytes) {
-                    stream.error = Some(error);
-                }
-            }
-        }
-    }
-    let mut stream = Stream { sink, error: None };
-    // SAFETY: a live module and printing flags; `chunk` only writes to `stream`,
-    // which outlives the call.
-    unsafe {
-        mlir_sys::mlirOperationPrintWithFlags(
-            module.as_operation().to_raw(),
-            flags.to_raw(),
-            Some(chunk),
-            &mut stream as *mut Stream as *mut std::ffi::c_void,
-        )
-    };
-    if let Some(error) = stream.error {
-        return Err(error.into());
-    }
-    stream.sink.write_all(b"\n")?;
+    glow_dialects::text_output::write_text(&module, !arguments.no_locations, sink)?;
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 
 #include "mlir-c/IR.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -27,6 +28,22 @@ MLIR_CAPI_EXPORTED int64_t glowReleaseUnreferencedResources(MlirOperation op);
  * context's multithreading enabled this frees nothing (returns 0). */
 MLIR_CAPI_EXPORTED int64_t glowReleaseResourceIfUnreferenced(MlirOperation root,
                                                              MlirAttribute attribute);
+
+/* The bytes of the blob behind a dense_resource elements attribute, as stored (no
+ * copy; valid until the blob is released), or a null reference for any other
+ * attribute or a resource without data. */
+MLIR_CAPI_EXPORTED MlirStringRef glowResourceBlobData(MlirAttribute attribute);
+
+/* The bytes and declared alignment of the builtin dialect's blob named `key` in
+ * `context` (not copied); false if there is none or it has no data. */
+MLIR_CAPI_EXPORTED bool glowResourceBlobByKey(MlirContext context, MlirStringRef key,
+                                              MlirStringRef *data, uint64_t *alignment);
+
+/* Calls `callback` once with the key of each dense_resource blob referenced inside
+ * `op` (nested attributes included), in the order the references are first met by a
+ * pre-order walk, which is the order MLIR's printer lists them in. */
+MLIR_CAPI_EXPORTED void glowReferencedResources(MlirOperation op, MlirStringCallback callback,
+                                                void *userData);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,38 @@ int64_t glowReleaseResourceIfUnreferenced(MlirOperation rawRoot, MlirAttribute r
   return freed;
 }
 
+MlirStringRef glowResourceBlobData(MlirAttribute rawAttribute) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(unwrap(rawAttribute));
+  AsmResourceBlob *blob = resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob)
+    return mlirStringRefCreate(nullptr, 0);
+  ArrayRef<char> data = blob->getData();
+  return mlirStringRefCreate(data.data(), data.size());
+}
+
+bool glowResourceBlobByKey(MlirContext context, MlirStringRef key, MlirStringRef *data,
+                           uint64_t *alignment) {
+  auto *entry = blobManager(unwrap(context)).lookup(llvm::StringRef(key.data, key.length));
+  AsmResourceBlob *blob = entry ? entry->getBlob() : nullptr;
+  if (!blob || blob->getData().empty())
+    return false;
+  *data = mlirStringRefCreate(blob->getData().data(), blob->getData().size());
+  *alignment = blob->getDataAlignment();
+  return true;
+}
+
+void glowReferencedResources(MlirOperation raw, MlirStringCallback callback, void *userData) {
+  llvm::StringSet<> seen;
+  unwrap(raw)->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (NamedAttribute named : op->getAttrs())
+      named.getValue().walk([&](DenseResourceElementsAttr resource) {
+        StringRef key = resource.getRawHandle().getKey();
+        if (seen.insert(key).second)
+          callback(mlirStringRefCreate(key.data(), key.size()), userData);
+      });
+  });
+}
+
 int64_t glowReleaseUnreferencedResources(MlirOperation raw) {
   Operation *root = unwrap(raw);
   llvm::StringSet<> referenced;

@@ -42,17 +42,34 @@ pub fn extract_weights(module: &Module, weights: &mut [u8]) -> Result<()> {
         let element = melior::ir::r#type::MemRefType::try_from(r#type)
             .map_err(|_| anyhow::anyhow!("a global of type {type}, not a memref"))?;
         let element = melior::ir::r#type::ShapedTypeLike::element(&element);
-        let bytes = glow_dialects::elements::memory_bytes(op.attribute("initial_value")?, element)
-            .with_context(|| format!("cannot read the data of a constant of type {type}"))?;
+        let initial = op.attribute("initial_value")?;
+        let size = glow_passes::memory_plan::memref_bytes(r#type).map(|n| n as usize);
+        // A blob already in the compiled layout (anything but i1) is copied straight
+        // from MLIR's storage; others are converted first.
+        let converted;
+        let bytes = match glow_dialects::elements::resource_data(initial) {
+            Some(data) if !is_bool(element) && Some(data.len()) == size => data,
+            _ => {
+                converted =
+                    glow_dialects::elements::memory_bytes(initial, element).with_context(|| {
+                        format!("cannot read the data of a constant of type {type}")
+                    })?;
+                &converted[..]
+            }
+        };
         let start = offset as usize;
         weights
             .get_mut(start..start + bytes.len())
             .context("a constant lies outside the planned weights")?
-            .copy_from_slice(&bytes);
-        drop(bytes);
+            .copy_from_slice(bytes);
         // SAFETY: the global is no longer referenced: the plan made its uses views.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
         release();
     }
     Ok(())
+}
+
+/// Whether `element` is i1 (one byte per element compiled, bits in MLIR's storage).
+fn is_bool(element: melior::ir::Type) -> bool {
+    melior::ir::r#type::IntegerType::try_from(element).is_ok_and(|t| t.width() == 1)
 }
