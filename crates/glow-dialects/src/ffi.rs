@@ -125,6 +125,11 @@ unsafe extern "C" {
         callback: mlir_sys::MlirStringCallback,
         user_data: *mut std::ffi::c_void,
     );
+    /// Whether `bytes` (bytecode) reads back into a module, blobs read in place.
+    pub fn glowBytecodeReadsBack(
+        context: mlir_sys::MlirContext,
+        bytes: mlir_sys::MlirStringRef,
+    ) -> bool;
     /// Whether `text` nests brackets at most `limit` deep (see `nesting`).
     pub fn glowNestingWithin(
         text: *const c_char,

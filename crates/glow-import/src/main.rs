@@ -99,25 +99,6 @@ fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
     Ok((name.to_string(), dims))
 }
 
-/// Whether `bytes` (MLIR bytecode) parses back into a module.
-fn round_trips(context: &Context, bytes: &[u8]) -> bool {
-    let reference = mlir_sys::MlirStringRef {
-        data: bytes.as_ptr().cast(),
-        length: bytes.len(),
-    };
-    // The reader's complaints are the reason for our one-line error, not output.
-    let quiet = context.attach_diagnostic_handler(|_| true);
-    // SAFETY: the context is alive; the buffer outlives the call.
-    let module = unsafe { mlir_sys::mlirModuleCreateParse(context.to_raw(), reference) };
-    context.detach_diagnostic_handler(quiet);
-    if module.ptr.is_null() {
-        return false;
-    }
-    // SAFETY: the module was just created and is destroyed once.
-    unsafe { mlir_sys::mlirModuleDestroy(module) };
-    true
-}
-
 fn run(arguments: Arguments) -> Result<()> {
     if arguments.list_supported {
         let mut out = std::io::stdout().lock();
@@ -286,8 +267,8 @@ fn run(arguments: Arguments) -> Result<()> {
 }
 
 /// Writes `module` to `sink` as text (streamed: the weights are hex-encoded a chunk
-/// at a time, see glow_dialects::text_output) or as bytecode (checked to read back first; the module's weights are
-/// freed before the read-back makes its own copy).
+/// at a time, see glow_dialects::text_output) or as bytecode (checked to read back
+/// first, see below).
 fn write_module(
     context: &Context,
     module: melior::ir::Module,
@@ -296,14 +277,28 @@ fn write_module(
 ) -> Result<()> {
     if arguments.emit_bytecode {
         // Written around MLIR 22's mangling of dotted dialect names
-        // (glow_dialects::bytecode), and checked to read back before any byte is written.
-        let bytes = glow_dialects::bytecode::write(&module).map_err(anyhow::Error::msg)?;
+        // (glow_dialects::bytecode) into an anonymous scratch file, and checked to read
+        // back (the weights read in place) before any byte reaches the output.
+        let mut scratch =
+            tempfile::tempfile().context("cannot create a scratch file for the bytecode")?;
+        {
+            let mut buffered = std::io::BufWriter::new(&mut scratch);
+            glow_dialects::bytecode::write_to(&module, &mut buffered)
+                .map_err(anyhow::Error::msg)?;
+            buffered.flush()?;
+        }
         drop(module);
         free_weights(context);
-        if !round_trips(context, &bytes) {
-            bail!("the MLIR bytecode of this module does not read back; write text instead");
+        {
+            // SAFETY: a private scratch file nothing else writes.
+            let bytes =
+                unsafe { memmap2::Mmap::map(&scratch) }.context("cannot read back the bytecode")?;
+            if !glow_dialects::bytecode::reads_back(context, &bytes) {
+                bail!("the MLIR bytecode of this module does not read back; write text instead");
+            }
         }
-        sink.write_all(&bytes)?;
+        std::io::Seek::rewind(&mut scratch)?;
+        std::io::copy(&mut scratch, sink)?;
         return Ok(());
     }
     glow_dialects::text_output::write_text(&module, !arguments.no_locations, sink)?;

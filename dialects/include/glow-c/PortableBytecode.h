@@ -15,6 +15,11 @@ MLIR_CAPI_EXPORTED MlirLogicalResult glowWritePortableBytecode(MlirOperation mod
                                                                MlirStringCallback callback,
                                                                void *userData);
 
+/* Whether `bytes` (MLIR bytecode) parses into a module in `context`. The module's
+ * blobs refer to `bytes` instead of copying them (the caller keeps `bytes` alive for
+ * the call); the module is destroyed before returning. */
+MLIR_CAPI_EXPORTED bool glowBytecodeReadsBack(MlirContext context, MlirStringRef bytes);
+
 #ifdef __cplusplus
 }
 #endif

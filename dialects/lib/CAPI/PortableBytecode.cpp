@@ -13,7 +13,9 @@
 // upstream dialect and unregistered ones allowed, move each unregistered op's
 // properties (one dictionary) into its attributes, and write bytecode version 4,
 // the last that carries properties as attributes; the reader, which knows the ops,
-// moves them back into properties.
+// moves them back into properties. The weights do not go through the text: it is
+// printed without them, and the portable module's blobs are views of the original
+// ones, so the writer reads each weight where it already is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +29,14 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -42,7 +47,10 @@ LogicalResult mlir::glow::writePortableBytecode(Operation *module, raw_ostream &
   std::string text;
   {
     llvm::raw_string_ostream stream(text);
-    module->print(stream, OpPrintingFlags().printGenericOpForm().enableDebugInfo());
+    module->print(stream, OpPrintingFlags()
+                              .printGenericOpForm()
+                              .enableDebugInfo()
+                              .elideLargeResourceString(0));
   }
   DialectRegistry registry;
   mlirRegisterAllDialects(wrap(&registry));
@@ -66,6 +74,29 @@ LogicalResult mlir::glow::writePortableBytecode(Operation *module, raw_ostream &
     (void)op->setPropertiesFromAttribute(DictionaryAttr::get(op->getContext()),
                                          /*emitError=*/nullptr);
   });
+  auto &source = DenseResourceElementsHandle::getManagerInterface(module->getContext())
+                     .getBlobManager();
+  auto &target = DenseResourceElementsHandle::getManagerInterface(&context).getBlobManager();
+  bool missing = false;
+  portable->walk([&](Operation *op) {
+    for (NamedAttribute named : op->getAttrs())
+      named.getValue().walk([&](DenseResourceElementsAttr resource) {
+        StringRef key = resource.getRawHandle().getKey();
+        auto *entry = target.lookup(key);
+        if (entry && entry->getBlob())
+          return;
+        auto *original = source.lookup(key);
+        AsmResourceBlob *blob = original ? original->getBlob() : nullptr;
+        if (!blob) {
+          missing = true;
+          return;
+        }
+        target.update(key, UnmanagedAsmResourceBlob::allocateWithAlign(
+                               blob->getData(), blob->getDataAlignment()));
+      });
+  });
+  if (missing)
+    return failure();
   BytecodeWriterConfig writerConfig;
   writerConfig.setDesiredBytecodeVersion(kPropertiesAsAttributesVersion);
   return writeBytecodeToFile(*portable, os, writerConfig);
@@ -75,4 +106,18 @@ MlirLogicalResult glowWritePortableBytecode(MlirOperation module, MlirStringCall
                                             void *userData) {
   detail::CallbackOstream stream(callback, userData);
   return wrap(glow::writePortableBytecode(unwrap(module), stream));
+}
+
+bool glowBytecodeReadsBack(MlirContext rawContext, MlirStringRef bytes) {
+  MLIRContext *context = unwrap(rawContext);
+  // Owned by a shared SourceMgr, the buffer lets the reader's blobs point into it.
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(StringRef(bytes.data, bytes.length), "bytecode",
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  return static_cast<bool>(module);
 }
