@@ -8,7 +8,7 @@
 use crate::bundle::weights::{extract_weights, index_attribute};
 use crate::model::find_function;
 use crate::resident::Stages;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use glow_passes::CpuPipeline;
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
@@ -174,12 +174,22 @@ impl Drop for AlignedBytes {
     }
 }
 
+/// Where [`compile_planned`] puts the constant weights.
+pub enum WeightsTarget<'f> {
+    /// An image in memory, which the JIT reads.
+    Memory,
+    /// A file (a bundle's `NAME.weights`), written at the planned offsets as each
+    /// weight leaves the module: no image is held in memory.
+    File(&'f std::fs::File),
+}
+
 /// A module compiled to the LLVM dialect with its memory planned.
 pub struct Planned {
     /// The plan.
     pub memory: MemoryPlan,
-    /// The constant weights image (`memory.constant_size` bytes, 64-byte aligned).
-    pub weights: AlignedBytes,
+    /// The constant weights image (`memory.constant_size` bytes, 64-byte aligned), for
+    /// [`WeightsTarget::Memory`].
+    pub weights: Option<AlignedBytes>,
 }
 
 /// Runs the planned pipeline on `module`, whose entry function is `function` (its
@@ -190,6 +200,7 @@ pub fn compile_planned(
     pipeline: &CpuPipeline,
     function: &str,
     arena_limit: u64,
+    target: WeightsTarget,
     stages: &mut Stages,
 ) -> Result<Planned> {
     {
@@ -224,8 +235,32 @@ pub fn compile_planned(
     )?;
     stages.record("the buffer pipeline");
     let memory = MemoryPlan::read(find_function(module, function)?)?;
-    let mut weights = AlignedBytes::zeroed(memory.constant_size, "weights")?;
-    extract_weights(module, weights.bytes_mut())?;
+    let weights = match target {
+        WeightsTarget::Memory => {
+            let mut image = AlignedBytes::zeroed(memory.constant_size, "weights")?;
+            let bytes = image.bytes_mut();
+            extract_weights(module, &mut |offset, data| {
+                bytes
+                    .get_mut(offset..offset + data.len())
+                    .context("a constant lies outside the planned weights")?
+                    .copy_from_slice(data);
+                Ok(())
+            })?;
+            Some(image)
+        }
+        WeightsTarget::File(file) => {
+            use std::os::unix::fs::FileExt;
+            file.set_len(memory.constant_size)?;
+            extract_weights(module, &mut |offset, data| {
+                if offset as u64 + data.len() as u64 > memory.constant_size {
+                    anyhow::bail!("a constant lies outside the planned weights");
+                }
+                file.write_all_at(data, offset as u64)?;
+                Ok(())
+            })?;
+            None
+        }
+    };
     stages.record("weight extraction");
     glow_passes::run_pipeline(
         module,

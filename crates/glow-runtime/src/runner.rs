@@ -7,7 +7,7 @@ use crate::{
         compiler_context, find_function, load, rename_function, signature_ports, LoadedModel,
         ModelSource, Port,
     },
-    planned::{compile_planned, AlignedBytes, MemoryPlan, Planned},
+    planned::{compile_planned, AlignedBytes, MemoryPlan, Planned, WeightsTarget},
     profiling,
     resident::Stages,
     tensor::HostTensor,
@@ -122,8 +122,10 @@ pub fn compile(
         &options.pipeline,
         ENTRY,
         options.arena_limit,
+        WeightsTarget::Memory,
         &mut stages,
     )?;
+    let weights = weights.ok_or_else(|| anyhow::anyhow!("the weights image was not made"))?;
     let errors = runtime_errors(&module);
     let layers = string_array(&module, glow_passes::layer_timing::LAYERS);
     if options.pipeline.threads > 1 {

@@ -15,8 +15,8 @@ use crate::model::{
     compiler_context, find_function, load, rename_function, signature_ports, LoadedModel,
     ModelSource, Port,
 };
-use crate::planned::compile_planned;
 pub use crate::planned::MemoryPlan;
+use crate::planned::{compile_planned, WeightsTarget};
 use anyhow::{bail, Context as _, Result};
 use glow_passes::{pipelines::Quantization, Int8Kernels};
 use header::{c_identifier, header, manifest};
@@ -200,26 +200,10 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     };
     let mut stages = crate::resident::Stages::default();
     stages.record("import");
-    let planned = compile_planned(
-        &mut module,
-        &pipeline,
-        &name,
-        arguments.arena_limit,
-        &mut stages,
-    )?;
-    let weights = planned.weights;
-    let memory = planned.memory;
-    let sizes = [
-        memory.constant_size,
-        memory.mutable_size,
-        memory.activations_size,
-    ];
-    let offsets = memory.mutable_offsets.clone();
-    let errors = export_status(&module, &name)?;
-
     // The files go to temporary names first and are renamed once all are written, so
-    // a failure leaves no partial bundle. The weights are written before code
-    // generation, which then runs without the weights image in memory.
+    // a failure leaves no partial bundle. The weights go straight from the module into
+    // their file as the plan places them: no weights image is held in memory.
+    let created_directory = !arguments.output_dir.exists();
     std::fs::create_dir_all(&arguments.output_dir)
         .with_context(|| format!("cannot create '{}'", arguments.output_dir.display()))?;
     let object = arguments.output_dir.join(format!("{name}.o"));
@@ -230,12 +214,43 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let remove_partials = || {
         let _ = std::fs::remove_file(&partial);
         let _ = std::fs::remove_file(&partial_weights);
+        if created_directory {
+            // Only if empty: nothing else of the caller's is removed.
+            let _ = std::fs::remove_dir(&arguments.output_dir);
+        }
     };
-    if let Err(error) = std::fs::write(&partial_weights, weights.bytes()) {
-        remove_partials();
-        return Err(anyhow::Error::from(error).context("writing the bundle's weights"));
-    }
-    drop(weights);
+    let compiled = std::fs::File::create(&partial_weights)
+        .with_context(|| format!("cannot write '{}'", partial_weights.display()))
+        .and_then(|file| {
+            compile_planned(
+                &mut module,
+                &pipeline,
+                &name,
+                arguments.arena_limit,
+                WeightsTarget::File(&file),
+                &mut stages,
+            )
+        });
+    let memory = match compiled {
+        Ok(planned) => planned.memory,
+        Err(error) => {
+            remove_partials();
+            return Err(error);
+        }
+    };
+    let sizes = [
+        memory.constant_size,
+        memory.mutable_size,
+        memory.activations_size,
+    ];
+    let offsets = memory.mutable_offsets.clone();
+    let errors = match export_status(&module, &name) {
+        Ok(errors) => errors,
+        Err(error) => {
+            remove_partials();
+            return Err(error);
+        }
+    };
     if let Err(error) = emit_object(&module, &partial, arguments.target_cpu.as_deref()) {
         remove_partials();
         return Err(error);
@@ -265,10 +280,10 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         Ok(())
     })();
     if let Err(error) = written {
-        remove_partials();
         for extension in ["weights", "h", "json"] {
             let _ = std::fs::remove_file(arguments.output_dir.join(format!("{name}.{extension}")));
         }
+        remove_partials();
         return Err(error.context("writing the bundle"));
     }
     Ok(BundleSummary {

@@ -18,12 +18,15 @@ pub fn index_attribute(op: OperationRef, name: &str) -> Result<u64> {
         .value() as u64)
 }
 
-/// Copies the data of every planned constant global into `weights`, the weights image
-/// (at the offset the plan gave it), and erases the global. The module then holds each
-/// weight once: blobs no attribute refers to any more (a filter's layout before
-/// relayout, a global copied out) are freed as the copy goes, so the image never sits
-/// beside a second full copy of the weights.
-pub fn extract_weights(module: &Module, weights: &mut [u8]) -> Result<()> {
+/// Hands the data of every planned constant global to `write` (with the byte offset
+/// the plan gave it, in the weights image) and erases the global. The module then
+/// holds each weight once: blobs no attribute refers to any more (a filter's layout
+/// before relayout, a global copied out) are freed as the copy goes, so the image
+/// never sits beside a second full copy of the weights.
+pub fn extract_weights(
+    module: &Module,
+    write: &mut dyn FnMut(usize, &[u8]) -> Result<()>,
+) -> Result<()> {
     let release = || glow_dialects::resources::release_unreferenced(module);
     release();
     let body = module.body();
@@ -57,11 +60,7 @@ pub fn extract_weights(module: &Module, weights: &mut [u8]) -> Result<()> {
                 &converted[..]
             }
         };
-        let start = offset as usize;
-        weights
-            .get_mut(start..start + bytes.len())
-            .context("a constant lies outside the planned weights")?
-            .copy_from_slice(bytes);
+        write(offset as usize, bytes)?;
         // SAFETY: the global is no longer referenced: the plan made its uses views.
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
         release();
