@@ -75,6 +75,24 @@ func.func @large_filter(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>) 
 
 // -----
 
+// Matmul weights larger than half the L2 cache (1536x384 f32, 2.4 MB) with more than
+// one row tile: the column tiles run outermost, so one tile's weight columns stay
+// cached across the row tiles; the shared zero init is filled once, outside.
+// CHECK-LABEL: func.func @large_weights
+// CHECK: scf.for %{{.*}} = %c0 to %c384 step %c64
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+func.func @large_weights(%x: tensor<64x1536xf32>, %w: tensor<1536x384xf32>, %v: tensor<1536x384xf32>) -> (tensor<64x384xf32>, tensor<64x384xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x384xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x384xf32>) -> tensor<64x384xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<64x1536xf32>, tensor<1536x384xf32>) outs(%init : tensor<64x384xf32>) -> tensor<64x384xf32>
+  %1 = linalg.matmul ins(%x, %v : tensor<64x1536xf32>, tensor<1536x384xf32>) outs(%init : tensor<64x384xf32>) -> tensor<64x384xf32>
+  return %0, %1 : tensor<64x384xf32>, tensor<64x384xf32>
+}
+
+// -----
+
 // Dynamic shapes are left to the generic lowering.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: linalg.matmul

@@ -347,7 +347,14 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             return WalkResult::Advance;
         };
         let init_index = op.operand_count() - 1;
-        let init = init_is_tileable(op, init_index).then_some(init_index);
+        // Tiled on its own (with an interchange), an init shared with another kernel
+        // (one zero fill for several matmuls) would be consumed by the first: only a
+        // fused init is cloned per kernel.
+        let shared = op
+            .operand(init_index)
+            .is_ok_and(|init| !crate::graph_optimize::compose_transposes::has_one_use(init));
+        let init = (init_is_tileable(op, init_index) && (tiling.interchange.is_empty() || !shared))
+            .then_some(init_index);
         set_tag(op, ops.len());
         ops.push(Scheduled {
             tiling,

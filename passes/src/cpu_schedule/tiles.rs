@@ -139,14 +139,22 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
                 decompose: true,
             })
         }
-        (Kernel::Matmul, [m, n], [_]) => {
+        (Kernel::Matmul, [m, n], [k]) => {
             let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
             let m_tile =
                 largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
+            // Weights larger than half the L2 cache: column tiles outermost, so one
+            // tile's weight columns stay cached across the row tiles (otherwise every
+            // row tile streams all the weights again).
+            let interchange = if k * n * 4 > L2_BYTES / 2 && *m > m_tile {
+                vec![1, 0, 2]
+            } else {
+                vec![]
+            };
             Some(Tiling {
                 parallel: vec![m_tile, n_tile, 0],
                 reduction: vec![0, 0, 1],
-                interchange: vec![],
+                interchange,
                 decompose: false,
             })
         }
