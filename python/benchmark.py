@@ -3,8 +3,13 @@ this machine, single-threaded, and prints each one's median latency and the rati
 
 Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [--json FILE] [--chart FILE.png] [MODEL ...]
 MODEL is one of build_models.py's names (resnet50, mobilenetv2, efficientnet_b0, encoder, minilm, and the int8
-resnet50_int8, mobilenetv2_int8; built into .cache/models when missing) or squeezenet
-(the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights).
+resnet50_int8, mobilenetv2_int8; built into .cache/models when missing), squeezenet
+(the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights),
+or a model exported by torch.onnx (torch_resnet50, torch_mobilenetv2,
+torch_efficientnet_b0, torch_squeezenet from torchvision; torch_bert, a Hugging
+Face-style BERT at MiniLM-L6's shape; python/export_torch_models.py writes them when
+missing, with torch from scripts/install-torch.sh; a torch model is reported SKIPPED
+when there is no torch).
 Every row is also written as JSON (--json, default .cache/benchmark/results.json, with
 the CPU and the date) and the ratios drawn as a bar chart (--chart, default
 .cache/benchmark/ratios.png; needs matplotlib: pip install -r
@@ -54,7 +59,15 @@ SHAPES = {
     "encoder": {"input_ids": [1, 128], "attention_mask": [1, 128]},
     "minilm": {"input_ids": [2, 32], "attention_mask": [2, 32]},
     "squeezenet": {"data_0": [1, 3, 224, 224]},
+    # Exported by torch.onnx from torchvision / Hugging Face-style code
+    # (python/export_torch_models.py; needs scripts/install-torch.sh).
+    "torch_resnet50": {"input": [1, 3, 224, 224]},
+    "torch_mobilenetv2": {"input": [1, 3, 224, 224]},
+    "torch_efficientnet_b0": {"input": [1, 3, 224, 224]},
+    "torch_squeezenet": {"input": [1, 3, 224, 224]},
+    "torch_bert": {"input_ids": [2, 32], "attention_mask": [2, 32]},
 }
+TORCH = tuple(name for name in SHAPES if name.startswith("torch_"))
 INT8 = ("resnet50_int8", "mobilenetv2_int8")
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
 
@@ -77,8 +90,27 @@ def cpu_description():
             + (f" (no {' '.join(absent)})" if absent else ""))
 
 
+def torch_python():
+    """An interpreter that can import torch and torchvision, or None."""
+    for python in (sys.executable, "/usr/bin/python3"):
+        probe = subprocess.run([python, "-c", "import torch, torchvision"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if probe.returncode == 0:
+            return python
+    return None
+
+
 def ensure_model(name):
+    """The model's file, built (or exported by torch) when missing; None for a torch
+    model when no torch is installed."""
     model = MODELS / f"{name}.onnx"
+    if not model.exists() and name in TORCH:
+        python = torch_python()
+        if python is None:
+            return None
+        subprocess.run([python, ROOT / "python" / "export_torch_models.py", name], check=True,
+                       stdout=subprocess.DEVNULL)
+        return model
     if not model.exists() and name == "squeezenet":
         import shutil
         import onnx
@@ -301,7 +333,8 @@ def int8_row(name, arguments, binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*",
-                        default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", "minilm", *INT8])
+                        default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", "minilm",
+                                 *TORCH, *INT8])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")
@@ -319,6 +352,10 @@ def main():
         if name not in SHAPES:
             raise SystemExit(f"unknown model {name}: one of {', '.join([*SHAPES, *INT8])}")
         model = ensure_model(name)
+        if model is None:
+            print(f"SKIPPED {name}: no torch to export it with (scripts/install-torch.sh installs "
+                  "Debian's CPU torch for python/export_torch_models.py)")
+            continue
         shapes = SHAPES[name]
         glow_ms, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
         glow_2t, _ = time_glow(binary, model, shapes, arguments.repeat, threads=2)
