@@ -270,7 +270,13 @@ def time_iree(model, feeds, repeat):
     setup = time.perf_counter() - start
     function = iree_module(compiled)
     arguments = list(feeds.values())
-    return median_ms(lambda: function(*arguments), repeat), setup
+    try:
+        return median_ms(lambda: function(*arguments), repeat), setup
+    except RuntimeError as error:
+        reason = str(error).strip().splitlines()
+        print(f"IREE failed running {model.name} from its own importer: "
+              f"{reason[0] if reason else error}")
+        return None, None
 
 
 def time_glow_bundle(binary, model, shapes, feeds, repeat):

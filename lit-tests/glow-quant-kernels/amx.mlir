@@ -3,11 +3,17 @@
 // that first asks Linux for the tile state, then reduces over the 9 taps with 2 x 2
 // C tiles (2 pixel tiles of 16 rows, 2 filter blocks of 16) carried through the loop,
 // tdpbusd on unsigned activations (zext), and requantizes each C tile from memory.
+// The input's padding is a separate, inlinable function the call site calls first,
+// so the padded input becomes a planned activation of the model's function.
 // RUN: glow-opt %S/Inputs/amx-conv.mlir --pass-pipeline='builtin.module(glow-quant-kernels{isa=amx})' | FileCheck %s
-// CHECK: call @glow_int8_kernel_1
+// CHECK: %[[PADDED:.*]] = call @glow_int8_kernel_1_pad(
+// CHECK: call @glow_int8_kernel_1(%[[PADDED]],
 // CHECK-LABEL: func.func private @glow_request_amx()
 // CHECK: llvm.call @syscall
-// CHECK-LABEL: func.func private @glow_int8_kernel_1
+// CHECK-LABEL: func.func private @glow_int8_kernel_1_pad(
+// CHECK-NOT: no_inline
+// CHECK: tensor.pad
+// CHECK-LABEL: func.func private @glow_int8_kernel_1(
 // CHECK-SAME: attributes {no_inline
 // CHECK: call @glow_request_amx()
 // CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xi32>
@@ -36,6 +42,15 @@
 // ASM: tilestored
 // ASM: tilerelease
 // NO-SPILL-NOT: {{tile(loadd|stored).*(Spill|Reload)}}
+
+// A bundle of the same layer allocates nothing: no call to malloc is left, the padded
+// input included (the kernels spelled as vector code, which this host can compile).
+// RUN: rm -rf %t.bundle
+// RUN: glow-compile %S/Inputs/amx-conv.mlir --function amx_layer --int8-kernels amx-emulated -o %t.bundle
+// RUN: nm %t.bundle/amx_conv.o | FileCheck %s --check-prefix=NO-MALLOC
+// NO-MALLOC-NOT: malloc
+// NO-MALLOC: memset
+// NO-MALLOC-NOT: malloc
 
 // An unknown instruction set is an option error naming the choices.
 // RUN: not glow-opt %S/Inputs/amx-conv.mlir --pass-pipeline='builtin.module(glow-quant-kernels{isa=sse})' 2>&1 | FileCheck %s --check-prefix=BAD-ISA

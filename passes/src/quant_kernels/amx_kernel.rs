@@ -159,6 +159,23 @@ impl AmxKernel {
         )
     }
 
+    /// The function padding the kernel's input (spatial pads, channels to a multiple
+    /// of 64), which the call site calls first; `None` when no padding is needed.
+    pub fn pad_function(&self) -> Option<String> {
+        (self.pads.iter().any(|p| *p != 0) || self.padded_channels != self.input[3])
+            .then(|| format!("{}_pad", self.name))
+    }
+
+    /// The shape of the kernel's (padded) input.
+    pub fn padded_input(&self) -> [i64; 4] {
+        [
+            self.input[0],
+            self.padded_height(),
+            self.padded_width(),
+            self.padded_channels,
+        ]
+    }
+
     /// The packed filter, `[F/16][K/4][16 * 4]`.
     fn filter_shape(&self) -> [i64; 3] {
         let quads = self.kernel[0] * self.kernel[1] * self.padded_channels / 4;
@@ -181,17 +198,9 @@ impl AmxKernel {
         );
         let (output, output_memref) = (self.output_type(), self.output_memref());
         let fp = self.padded_filters;
-        t.line(
-            0,
-            &format!(
-                "func.func private @{}(%x: {input}, %w: {filter}, %bias: tensor<{fp}xi32>, %mult: tensor<{fp}xf32>, %init: {output}) -> {output} attributes {{no_inline, passthrough = [\"noinline\"]}} {{",
-                self.name
-            ),
-        );
-        if self.isa == TileIsa::Amx {
-            t.line(2, "func.call @glow_request_amx() : () -> ()");
-        }
-        // The padded input, flat.
+        // The padded input, flat. The padding is its own (inlinable) function that the
+        // call site calls first: inlined into the model's function, its buffer is
+        // planned with the other activations instead of allocated on every call.
         let (hp, wp, cp) = (
             self.padded_height(),
             self.padded_width(),
@@ -199,7 +208,11 @@ impl AmxKernel {
         );
         let padded_type = tensor(&[n, hp, wp, cp], "i8");
         let channel_pad = cp - c;
-        let padded = if self.pads.iter().any(|p| *p != 0) || channel_pad != 0 {
+        let kernel_input = if let Some(pad) = self.pad_function() {
+            t.line(
+                0,
+                &format!("func.func private @{pad}(%x: {input}) -> {padded_type} {{"),
+            );
             let zero_byte = t.let_(
                 2,
                 &format!("arith.constant {} : i8", self.input_zero as u8 as i8),
@@ -215,10 +228,23 @@ impl AmxKernel {
             t.line(2, "^bb0(%i0: index, %i1: index, %i2: index, %i3: index):");
             t.line(4, &format!("tensor.yield {zero_byte} : i8"));
             t.line(2, &format!("}} : {input} to {padded_type}"));
-            name
+            t.line(2, &format!("return {name} : {padded_type}"));
+            t.line(0, "}");
+            padded_type.clone()
         } else {
-            "%x".to_string()
+            input.clone()
         };
+        t.line(
+            0,
+            &format!(
+                "func.func private @{}(%x: {kernel_input}, %w: {filter}, %bias: tensor<{fp}xi32>, %mult: tensor<{fp}xf32>, %init: {output}) -> {output} attributes {{no_inline, passthrough = [\"noinline\"]}} {{",
+                self.name
+            ),
+        );
+        if self.isa == TileIsa::Amx {
+            t.line(2, "func.call @glow_request_amx() : () -> ()");
+        }
+        let padded = "%x".to_string();
         let padded_memref = format!("memref<{n}x{hp}x{wp}x{cp}xi8>");
         let buffer = t.let_(
             2,

@@ -157,7 +157,16 @@ fn replace(
             tensor_type(&plan.input, x_element),
         );
     }
-    let storage = inserter.op("quant.scast", &[input], &[], tensor_type(&plan.input, i8));
+    let mut storage = inserter.op("quant.scast", &[input], &[], tensor_type(&plan.input, i8));
+    if let Some((pad, padded)) = &plan.pad {
+        let callee = FlatSymbolRefAttribute::new(context, pad).into();
+        storage = inserter.op(
+            "func.call",
+            &[storage],
+            &[("callee", callee)],
+            tensor_type(padded, i8),
+        );
+    }
     let filter_type = tensor_type(&plan.filter_shape, i8);
     let filter = inserter.constant(
         glow_dialects::elements::resource_elements(filter_type, "packed", &plan.packed),

@@ -84,6 +84,10 @@ pub struct Plan {
     pub matrix: Option<(i64, i64)>,
     /// Whether the kernel uses AMX tiles (and so the permission helper).
     pub amx: bool,
+    /// The function the call site calls first to pad the kernel's input, with the
+    /// padded shape (the AMX kernels, which stay functions of their own: their padded
+    /// input is then an activation of the caller, planned, not allocated per call).
+    pub pad: Option<(String, [i64; 4])>,
 }
 
 fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
@@ -237,6 +241,9 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
                 filters,
                 matrix,
                 amx: tiles == TileIsa::Amx,
+                pad: kernel
+                    .pad_function()
+                    .map(|function| (function, kernel.padded_input())),
             });
         }
     }
@@ -274,6 +281,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         filters,
         matrix,
         amx: false,
+        pad: None,
     })
 }
 
@@ -357,5 +365,6 @@ fn depthwise_plan(
         filters: channels,
         matrix: None,
         amx: false,
+        pad: None,
     })
 }
