@@ -67,6 +67,17 @@ fn pad_spatial<'c, 'r>(
     b.pad(input, &low, &high, fill, element)
 }
 
+/// The output width to compute for a row `width` wide: `width` itself when it has a
+/// divisor from 7 to 14 (or is at most 14), else the next multiple of 7 (109 -> 112):
+/// the register tiles are 7 to 14 columns wide and must divide the row.
+fn wider_row(width: i64) -> i64 {
+    if width <= 14 || (7..=14).any(|d| width % d == 0) {
+        width
+    } else {
+        (width + 6) / 7 * 7
+    }
+}
+
 /// The conversion of `glow.graph.conv2d`.
 pub static CONV2D: Rule = Rule {
     root: "glow.graph.conv2d",
@@ -167,18 +178,30 @@ fn conv2d<'c>(
         ("strides", b.i64_elements(&strides)),
         ("dilations", b.i64_elements(&dilations)),
     ];
+    // A channels-last output row whose width has no divisor the register tiles can
+    // use (109 = prime: 1-wide tiles) is computed a few columns wider, from zero
+    // columns on the right of the input, and the real columns are sliced out.
+    let mut pads = pads;
+    let wide = if channels_last && !depthwise {
+        wider_row(y_shape[2])
+    } else {
+        y_shape[2]
+    };
+    let extra_columns = (wide - y_shape[2]) * strides[1];
+    pads[3] += extra_columns;
     let padded = pad_spatial(&b, input, &pads, channels_last, zero, element);
+    let computed = b.tensor(&[y_shape[0], y_shape[1], wide, y_shape[3]], element);
     let converted = if channels_last {
         // The bias (or zero) broadcast over the output is the accumulator's start.
         let init = match op.operand(2) {
             Ok(bias) => b.named(
                 "linalg.broadcast",
                 &[bias],
-                b.empty(result.r#type()),
-                result.r#type(),
+                b.empty(computed),
+                computed,
                 &[("dimensions", b.array(&[0, 1, 2]))],
             ),
-            Err(_) => b.zeros(result.r#type(), zero),
+            Err(_) => b.zeros(computed, zero),
         };
         if depthwise {
             // [C, 1, KH, KW] -> [KH, KW, C]
@@ -193,13 +216,18 @@ fn conv2d<'c>(
             )
         } else {
             let filter_hwcf = b.transpose(filter, &[2, 3, 1, 0]);
-            b.named(
+            let convolved = b.named(
                 "linalg.conv_2d_nhwc_hwcf",
                 &[padded, filter_hwcf],
                 init,
-                result.r#type(),
+                computed,
                 &attributes,
-            )
+            );
+            if wide == y_shape[2] {
+                convolved
+            } else {
+                b.extract_slice(convolved, &[0, 0, 0, 0], &y_shape)
+            }
         }
     } else {
         let convolved = if group == 1 {
