@@ -293,7 +293,10 @@ fn write_module(
             // SAFETY: a private scratch file nothing else writes.
             let bytes =
                 unsafe { memmap2::Mmap::map(&scratch) }.context("cannot read back the bytecode")?;
-            if !glow_dialects::bytecode::reads_back(context, &bytes) {
+            let read_back = glow_dialects::bytecode::reads_back(context, &bytes);
+            // The read-back's blobs pointed into the mapping dropped below: empty them.
+            free_weights(context);
+            if !read_back {
                 bail!("the MLIR bytecode of this module does not read back; write text instead");
             }
         }

@@ -51,7 +51,8 @@ fn is_lazy_kind(name: &str) -> bool {
             | "arith.constant"
             | "ub.poison"
             | "memref.get_global"
-    ) || VIEWS.contains(&name)
+    ) || (VIEWS.contains(&name) && name != "memref.reshape")
+    // memref.reshape reads its shape operand, a buffer: an instruction.
 }
 
 /// Whether an op (at any depth) has no effects but those on its buffer operands.

@@ -203,7 +203,13 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     // The files go to temporary names first and are renamed once all are written, so
     // a failure leaves no partial bundle. The weights go straight from the module into
     // their file as the plan places them: no weights image is held in memory.
-    let created_directory = !arguments.output_dir.exists();
+    // The folders this call creates, deepest first: removed again (if empty) on failure.
+    let created_directories: Vec<std::path::PathBuf> = arguments
+        .output_dir
+        .ancestors()
+        .take_while(|folder| !folder.as_os_str().is_empty() && !folder.exists())
+        .map(std::path::Path::to_path_buf)
+        .collect();
     std::fs::create_dir_all(&arguments.output_dir)
         .with_context(|| format!("cannot create '{}'", arguments.output_dir.display()))?;
     let object = arguments.output_dir.join(format!("{name}.o"));
@@ -214,9 +220,9 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let remove_partials = || {
         let _ = std::fs::remove_file(&partial);
         let _ = std::fs::remove_file(&partial_weights);
-        if created_directory {
+        for folder in &created_directories {
             // Only if empty: nothing else of the caller's is removed.
-            let _ = std::fs::remove_dir(&arguments.output_dir);
+            let _ = std::fs::remove_dir(folder);
         }
     };
     let compiled = std::fs::File::create(&partial_weights)
