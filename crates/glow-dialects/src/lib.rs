@@ -10,6 +10,7 @@ pub mod elements;
 pub mod ffi;
 pub mod nesting;
 pub mod ods;
+pub mod output_path;
 pub mod panics;
 pub mod port_names;
 pub mod process_memory;

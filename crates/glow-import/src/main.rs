@@ -225,9 +225,20 @@ fn run(arguments: Arguments) -> Result<()> {
     }
 
     // Output goes to a temporary file next to the target, renamed when complete: no
-    // partial output on failure.
+    // partial output on failure. A device or FIFO (`-o /dev/null`) is written in place:
+    // a rename would replace it.
     let (mut sink, temporary) = match &arguments.output {
         None => (Box::new(std::io::stdout().lock()) as Box<dyn Write>, None),
+        Some(path) if !glow_dialects::output_path::renames_into_place(path) => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot write '{}'", path.display()))?;
+            (
+                Box::new(std::io::BufWriter::new(file)) as Box<dyn Write>,
+                None,
+            )
+        }
         Some(path) => {
             let directory = path
                 .parent()

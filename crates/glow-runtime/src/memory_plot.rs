@@ -64,12 +64,22 @@ fn render(plan: &MemoryPlan) -> Vec<u8> {
     pixels
 }
 
-/// Writes the plot of `plan` to `path` (a temporary file renamed into place).
+/// Writes the plot of `plan` to `path` (a temporary file renamed into place; a device
+/// or FIFO is written in place, see glow_dialects::output_path).
 pub fn write(plan: &MemoryPlan, path: &Path) -> Result<()> {
     let pixels = render(plan);
-    let temporary = path.with_extension("png.partial");
+    let in_place = !glow_dialects::output_path::renames_into_place(path);
+    let temporary = if in_place {
+        path.to_path_buf()
+    } else {
+        path.with_extension("png.partial")
+    };
     let written = (|| -> Result<()> {
-        let file = std::fs::File::create(&temporary)?;
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(!in_place)
+            .truncate(!in_place)
+            .open(&temporary)?;
         let mut encoder =
             png::Encoder::new(std::io::BufWriter::new(file), WIDTH as u32, HEIGHT as u32);
         encoder.set_color(png::ColorType::Rgb);
@@ -77,10 +87,12 @@ pub fn write(plan: &MemoryPlan, path: &Path) -> Result<()> {
         let mut writer = encoder.write_header()?;
         writer.write_image_data(&pixels)?;
         writer.finish()?;
-        std::fs::rename(&temporary, path)?;
+        if !in_place {
+            std::fs::rename(&temporary, path)?;
+        }
         Ok(())
     })();
-    if written.is_err() {
+    if written.is_err() && !in_place {
         let _ = std::fs::remove_file(&temporary);
     }
     written.with_context(|| format!("cannot write '{}'", path.display()))
