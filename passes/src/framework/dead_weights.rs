@@ -9,15 +9,9 @@
 //! gone keeps one.
 
 use melior::{
-    ir::{operation::OperationLike, OperationRef, Value, ValueLike},
+    ir::{operation::OperationLike, OperationRef, Value},
     RewriterBase,
 };
-
-/// Whether `value` has no uses.
-fn unused(value: Value) -> bool {
-    // SAFETY: the value is alive; reading its use list does not mutate the IR.
-    unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
-}
 
 /// For each of `values` (defined by live ops) whose defining op is a constant
 /// (`glow.graph.constant`, `arith.constant`) without uses left: erases it and frees
@@ -35,7 +29,7 @@ pub fn erase_dead_weights(rewriter: &RewriterBase, values: &[Value]) -> i64 {
             Ok("glow.graph.constant" | "arith.constant")
         );
         if is_constant
-            && unused(*value)
+            && crate::quantization::ir::users(*value).is_empty()
             && !constants
                 .iter()
                 .any(|c| c.to_raw().ptr == owner.to_raw().ptr)
