@@ -18,4 +18,5 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // RUN: glow-run %s --repeat 3 --profile-layers | FileCheck %s --check-prefix=LAYERS
 // LAYERS: layers: {{[0-9]+}} timed, {{[0-9.]+}} ms per run in them; the {{[0-9]+}} slowest:
 // LAYERS-NEXT: {{ +[0-9.]+% +[0-9.]+ ms  [a-z]+\.[a-z_]+ }}
+// LAYERS: by node kind: {{.+ [0-9.]+%}}
 // LAYERS: compile {{[0-9.]+}} s, run {{[0-9.]+}} ms (3 runs, median)

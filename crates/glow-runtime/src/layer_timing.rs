@@ -47,7 +47,9 @@ pub fn reset() {
 }
 
 /// The `top` layers by total time as report lines (share of the timed total, time per
-/// run, the layer's kind and node), `names` the module's `glow.layers`, over `runs`.
+/// run, the layer's kind and node), `names` the module's `glow.layers`, over `runs`,
+/// then one line totalling the layers by source node kind (the last segment of the
+/// node's name without its numeric suffix: `Conv`, `Relu`, `Add`, ...).
 pub fn report(names: &[String], runs: usize, top: usize) -> Vec<String> {
     let times = TIMES.lock().unwrap_or_else(|e| e.into_inner());
     let total: Duration = times.iter().map(|(t, _)| *t).sum();
@@ -73,5 +75,47 @@ pub fn report(names: &[String], runs: usize, top: usize) -> Vec<String> {
             names.get(index).map_or("?", String::as_str)
         ));
     }
+    lines.push(by_kind(names, &times, total));
     lines
+}
+
+/// `by node kind: Conv 81.2%, Add 6.0%, ...` over every timed layer, largest first.
+fn by_kind(names: &[String], times: &[(Duration, Option<Instant>)], total: Duration) -> String {
+    let mut kinds: Vec<(String, Duration)> = Vec::new();
+    for (index, (time, _)) in times.iter().enumerate() {
+        let kind = names.get(index).map_or("?", |name| node_kind(name));
+        match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, sum)) => *sum += *time,
+            None => kinds.push((kind.to_string(), *time)),
+        }
+    }
+    kinds.sort_by_key(|kind| std::cmp::Reverse(kind.1));
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|(kind, time)| {
+            let share = if total.is_zero() {
+                0.0
+            } else {
+                100.0 * time.as_secs_f64() / total.as_secs_f64()
+            };
+            format!("{kind} {share:.1}%")
+        })
+        .collect();
+    format!("by node kind: {}", parts.join(", "))
+}
+
+/// The node kind in a layer name `op-kind /path/to/Kind_12`: `Kind`; for a layer
+/// named by a file location instead, its op kind.
+fn node_kind(name: &str) -> &str {
+    let node = name.split_whitespace().last().unwrap_or(name);
+    if !node.contains('/') || node.contains(".mlir:") {
+        return name.split_whitespace().next().unwrap_or(name);
+    }
+    let last = node.rsplit('/').next().unwrap_or(node);
+    match last.rsplit_once('_') {
+        Some((kind, suffix)) if !kind.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit()) => {
+            kind
+        }
+        _ => last,
+    }
 }

@@ -14,7 +14,7 @@
 //! of 8, the vector it makes holds at most [`MAX_ROW`] elements, and its payload has no
 //! `tensor.extract` (gathers stay scalar). Other ops are left as they are.
 
-use super::{schedule_dialects, set_tag_named, tile};
+use super::{match_tagged, schedule_dialects, set_tag_named, tile};
 use crate::framework::{apply_transform_script, PassDefinition, PassOptions};
 use melior::ir::{
     attribute::ArrayAttribute,
@@ -175,7 +175,7 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             continue;
         }
         if let Some(sizes) = row_tiling(op) {
-            set_tag_named(op, TAG, tilings.len());
+            set_tag_named(op, TAG);
             tilings.push(sizes);
         }
     }
@@ -185,11 +185,8 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     let mut script = String::from(
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
+    match_tagged(&mut script, TAG, tilings.len());
     for (i, sizes) in tilings.iter().enumerate() {
-        let _ = writeln!(
-            script,
-            "    %op{i} = transform.structured.match attributes{{{TAG} = {i} : index}} in %root : (!transform.any_op) -> !transform.any_op"
-        );
         if sizes.iter().all(|s| *s == 0) {
             let _ = writeln!(
                 script,

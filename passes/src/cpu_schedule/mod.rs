@@ -16,6 +16,7 @@
 //! ([`crate::framework::apply_transform_script`]).
 
 pub mod elementwise;
+pub mod pack_weights;
 pub mod pads_in_place;
 pub mod tiles;
 
@@ -34,7 +35,7 @@ use std::fmt::Write;
 use tiles::{tiling, Kernel, Tiling};
 
 /// Dialects the transforms create ops of (loaded before the pass runs).
-fn schedule_dialects() -> Vec<DialectHandle> {
+pub(crate) fn schedule_dialects() -> Vec<DialectHandle> {
     // SAFETY: the handles are static descriptors of dialects linked into the binary.
     let extra = unsafe {
         [
@@ -44,14 +45,18 @@ fn schedule_dialects() -> Vec<DialectHandle> {
             DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()),
         ]
     };
-    let mut dialects = vec![
+    // The `glow` dialect owns the `glow.*` tag attributes the scripts match: parsing a
+    // script loads the dialect of each attribute name it meets, which must not happen
+    // while passes run on several functions at once (it raced and crashed glow-opt).
+    let mut dialects = glow_dialects::glow_dialect_handles().to_vec();
+    dialects.extend([
         DialectHandle::linalg(),
         DialectHandle::scf(),
         DialectHandle::affine(),
         DialectHandle::arith(),
         DialectHandle::tensor(),
         DialectHandle::memref(),
-    ];
+    ]);
     dialects.extend(extra);
     dialects
 }
@@ -129,19 +134,13 @@ fn init_is_tileable(op: OperationRef, index: usize) -> bool {
     )
 }
 
-fn set_tag(op: OperationRef, value: usize) {
-    set_tag_named(op, TAG, value)
-}
-
-/// Sets the index attribute `tag` = `value` on `op` (a transform script matches it).
-fn set_tag_named(op: OperationRef, tag: &str, value: usize) {
+/// Sets the unit attribute `tag` on `op` (a transform script matches the tagged ops,
+/// see [`match_tagged`]).
+pub(crate) fn set_tag_named(op: OperationRef, tag: &str) {
     let context = op.context();
     // SAFETY: the ContextRef outlives the borrow in this frame.
     let context = unsafe { context.to_ref() };
-    let attribute = melior::ir::attribute::IntegerAttribute::new(
-        melior::ir::Type::index(context),
-        value as i64,
-    );
+    let attribute = melior::ir::Attribute::unit(context);
     let name = mlir_sys::MlirStringRef {
         data: tag.as_ptr().cast(),
         length: tag.len(),
@@ -156,7 +155,25 @@ fn set_tag_named(op: OperationRef, tag: &str, value: usize) {
     };
 }
 
-fn list(values: &[i64]) -> String {
+/// Script lines giving handles `%op0` .. `%op{count - 1}` to the ops tagged `tag`, in
+/// the order of a pre-order walk (the order they were tagged in): one match (one walk
+/// of the payload) split into one handle per op, not one match per op, which made
+/// scheduling quadratic in the function's size.
+pub(crate) fn match_tagged(script: &mut String, tag: &str, count: usize) {
+    let _ = writeln!(
+        script,
+        "    %tagged = transform.structured.match attributes{{{tag}}} in %root : (!transform.any_op) -> !transform.any_op"
+    );
+    let names: Vec<String> = (0..count).map(|i| format!("%op{i}")).collect();
+    let types = vec!["!transform.any_op"; count].join(", ");
+    let _ = writeln!(
+        script,
+        "    {} = transform.split_handle %tagged : (!transform.any_op) -> ({types})",
+        names.join(", ")
+    );
+}
+
+pub(crate) fn list(values: &[i64]) -> String {
     values
         .iter()
         .map(i64::to_string)
@@ -224,11 +241,8 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
     let any = "(!transform.any_op) -> !transform.any_op";
+    match_tagged(&mut script, TAG, ops.len());
     for (i, op) in ops.iter().enumerate() {
-        let _ = writeln!(
-            script,
-            "    %op{i} = transform.structured.match attributes{{{TAG} = {i} : index}} in %root : {any}"
-        );
         let fused = op.init.is_some() && op.tiling.interchange.is_empty();
         match op.init {
             Some(index) if fused => {
@@ -355,7 +369,7 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             .is_ok_and(|init| !crate::graph_optimize::compose_transposes::has_one_use(init));
         let init = (init_is_tileable(op, init_index) && (tiling.interchange.is_empty() || !shared))
             .then_some(init_index);
-        set_tag(op, ops.len());
+        set_tag_named(op, TAG);
         ops.push(Scheduled {
             tiling,
             output,

@@ -51,7 +51,7 @@ pub struct Tiling {
 /// Vector registers the accumulators of one register tile may take.
 const ACCUMULATOR_REGISTERS: i64 = 24;
 /// L2 cache per core on this machine kind.
-const L2_BYTES: i64 = 1 << 20;
+pub const L2_BYTES: i64 = 1 << 20;
 /// f32 lanes of one AVX-512 register.
 const LANES: i64 = 16;
 
@@ -66,7 +66,7 @@ pub fn largest_divisor_at_most(n: i64, cap: i64) -> i64 {
 /// The vector width for a contiguous dimension of size `n`: the first of `widths` that
 /// divides it, else the whole dimension when it is short, else its largest divisor of
 /// at most the widest width.
-fn lane_tile(n: i64, widths: &[i64]) -> i64 {
+pub fn lane_tile(n: i64, widths: &[i64]) -> i64 {
     if let Some(w) = widths.iter().copied().find(|w| n % w == 0) {
         return w;
     }
@@ -89,7 +89,7 @@ fn registers(lanes: i64) -> i64 {
 /// columns that divide `ow` must fit the accumulator registers (a 13-wide row with 256
 /// channels: 13 x 16, not 1 x 32). Ties go to the wider channel tile (fewer input
 /// broadcasts per filter load).
-fn conv_register_tile(ow: i64, f: i64) -> (i64, i64) {
+pub fn conv_register_tile(ow: i64, f: i64) -> (i64, i64) {
     let mut candidates: Vec<i64> = [32, 16, 8].into_iter().filter(|w| f % w == 0).collect();
     if candidates.is_empty() {
         candidates.push(lane_tile(f, &[32, 16, 8]));

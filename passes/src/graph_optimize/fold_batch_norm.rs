@@ -100,12 +100,12 @@ fn rewrite<'c>(
     let Some(weights) = constant_f32(filter) else {
         return false;
     };
-    let conv_bias = match conv.operand(2) {
-        Ok(b) => match constant_f32(b) {
+    let conv_bias = match crate::quantization::ir::operand(conv, 2) {
+        Some(b) => match constant_f32(b) {
             Some(values) => values,
             None => return false,
         },
-        Err(_) => vec![0.0; filters],
+        None => vec![0.0; filters],
     };
     let (Some(scale), Some(shift), Some(mean), Some(var)) = (
         constant_f32(scale),

@@ -131,9 +131,9 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     if wq.zero_points.iter().any(|z| *z != 0) {
         return None;
     }
-    let bias = match op.operand(2) {
-        Ok(b) => Some(quantized_constant(b).map(|(_, v, q)| (v, q))?),
-        Err(_) => None,
+    let bias = match crate::quantization::ir::operand(op, 2) {
+        Some(b) => Some(quantized_constant(b).map(|(_, v, q)| (v, q))?),
+        None => None,
     };
     // Filter as F x C x KH x KW, and the kernel geometry.
     let (filter_values, filters, channels, kh, kw, matrix) = if conv {

@@ -43,10 +43,26 @@ pub fn produced_by<'c: 'a, 'a>(value: Value<'c, 'a>, name: &str) -> Option<Opera
     producer(value).filter(|op| name_of(*op) == name)
 }
 
-/// Operand `i` of `op`, with the lifetime of the IR `op` lives in.
+/// Operand `i` of `op`, with the lifetime of the IR `op` lives in; `None` when `op`
+/// has fewer operands. (Checked here, not through melior's `operand`, whose error for
+/// an index out of range prints the op, at the cost of numbering its whole function.)
 pub fn operand<'c: 'a, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c, 'a>> {
+    if i >= op.operand_count() {
+        return None;
+    }
     let value = op.operand(i).ok()?;
     // SAFETY: the operand is a value of the same IR as `op`, alive as long as it.
+    Some(unsafe { Value::from_raw(value.to_raw()) })
+}
+
+/// Result `i` of `op`; `None` when `op` has fewer results (checked first, as in
+/// [`operand`]).
+pub fn result<'c: 'a, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c, 'a>> {
+    if i >= op.result_count() {
+        return None;
+    }
+    let value: Value = op.result(i).ok()?.into();
+    // SAFETY: the result is a value of the same IR as `op`, alive as long as it.
     Some(unsafe { Value::from_raw(value.to_raw()) })
 }
 

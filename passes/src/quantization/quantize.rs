@@ -266,9 +266,7 @@ fn quantize_function(
                 }
             }
         }
-        if let Ok(result) = op.result(0) {
-            // SAFETY: the result lives as long as the op.
-            let result = unsafe { Value::from_raw(result.to_raw()) };
+        if let Some(result) = crate::quantization::ir::result(*op, 0) {
             touched.insert(output_point(result).to_raw().ptr as usize);
         }
     }

@@ -97,9 +97,8 @@ pub fn select_ops<'c: 'a, 'a>(
                 }
             }
             let mut outputs = Vec::new();
-            if let Ok(result) = op.result(0) {
-                // SAFETY: the result lives as long as the op.
-                sinks(unsafe { Value::from_raw(result.to_raw()) }, &mut outputs);
+            if let Some(result) = crate::quantization::ir::result(*op, 0) {
+                sinks(result, &mut outputs);
             }
             let fed = inputs.iter().any(|p| selected.contains(&key(*p)));
             let feeds = outputs.iter().any(|u| selected.contains(&key(*u)));

@@ -110,9 +110,7 @@ pub fn quantized_values<'c: 'a, 'a>(
                 }
             }
         }
-        if let Ok(result) = op.result(0) {
-            // SAFETY: as above.
-            let result = unsafe { Value::from_raw(result.to_raw()) };
+        if let Some(result) = crate::quantization::ir::result(op, 0) {
             add(output_point(result), &mut chosen);
         }
         WalkResult::Advance

@@ -112,7 +112,7 @@ rule!(
                 IntegerType::new(context, 64).into(),
                 group,
             ));
-        if let Ok(bias) = op.operand(2) {
+        if let Some(bias) = crate::quantization::ir::operand(op, 2) {
             conv = conv.bias(bias);
         }
         let conv = conv.build();

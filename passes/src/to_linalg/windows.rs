@@ -193,15 +193,15 @@ fn conv2d<'c>(
     let computed = b.tensor(&[y_shape[0], y_shape[1], wide, y_shape[3]], element);
     let converted = if channels_last {
         // The bias (or zero) broadcast over the output is the accumulator's start.
-        let init = match op.operand(2) {
-            Ok(bias) => b.named(
+        let init = match crate::quantization::ir::operand(op, 2) {
+            Some(bias) => b.named(
                 "linalg.broadcast",
                 &[bias],
                 b.empty(computed),
                 computed,
                 &[("dimensions", b.array(&[0, 1, 2]))],
             ),
-            Err(_) => b.zeros(computed, zero),
+            None => b.zeros(computed, zero),
         };
         if depthwise {
             // [C, 1, KH, KW] -> [KH, KW, C]
@@ -262,8 +262,8 @@ fn conv2d<'c>(
             );
             b.reshape(grouped, &y_shape, element)
         };
-        match op.operand(2) {
-            Ok(bias) => {
+        match crate::quantization::ir::operand(op, 2) {
+            Some(bias) => {
                 let wide = b.named(
                     "linalg.broadcast",
                     &[bias],
@@ -279,7 +279,7 @@ fn conv2d<'c>(
                     &[],
                 )
             }
-            Err(_) => convolved,
+            None => convolved,
         }
     };
     rewriter.replace_op_with_values(op, &[converted]);

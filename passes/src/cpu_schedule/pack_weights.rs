@@ -1,0 +1,331 @@
+//! `glow-pack-weights`: a `linalg.conv_2d_nhwc_hwcf` or `linalg.matmul` whose constant
+//! f32 weights are larger than half the L2 cache -> an `scf.forall` over tiles of its
+//! output channels (the register tile's channel width) whose body runs the same op on
+//! one tile of weights, read from a copy of the weights packed at compile time so that
+//! each tile is contiguous: `[KH, KW, C, F]` becomes `[F/t, KH, KW, C, t]`, `[K, N]`
+//! becomes `[N/t, K, t]` (the mmt4d / MLAS panel idea). The op's init (a fill or a
+//! bias broadcast) is fused into the loop. Without packing, each register tile reads
+//! `t` channels every `F` floats: a strided walk through megabytes of weights that the
+//! hardware prefetchers follow badly; packed, a tile streams its weights in order.
+//! Measured on ResNet-50's 3x3 512-channel 7x7 layer (this machine, one thread):
+//! 1.34 -> 0.85 ms, onnxruntime 0.88 ms. `glow-cpu-tile-and-vectorize` then schedules
+//! each per-tile op as a small-weight op (register tiles in a fused scf.forall).
+//!
+//! How: the ops are tagged and tiled by a transform script (`tile_using_forall` on the
+//! channel dimension, `fuse_into_containing_op` for the init), then a rewrite rule
+//! replaces each tile's `tensor.extract_slice` of the original weights by a slice of
+//! the packed constant, and the original weights are erased.
+
+use super::{
+    list, match_tagged, set_tag_named,
+    tiles::{conv_register_tile, lane_tile, L2_BYTES},
+};
+use crate::{
+    framework::{
+        apply_rules, apply_transform_script, dead_weights::erase_dead_weights, emit_error,
+        PassDefinition, PassOptions, Rule,
+    },
+    lower_nodes::builder::tensor_info,
+    quantization::ir::{name_of, operand, producer, tensor_type, users},
+};
+use melior::{
+    ir::{
+        attribute::DenseI32ArrayAttribute,
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        Attribute, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
+    },
+    Context, RewriterBase,
+};
+use std::fmt::Write;
+
+/// The pass definition registered as `glow-pack-weights`.
+pub static PACK_WEIGHTS: PassDefinition = PassDefinition {
+    argument: "glow-pack-weights",
+    description: "Loop convolutions and matmuls with constant weights larger than half the L2 over output-channel tiles, reading weights packed tile by tile at compile time",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: super::schedule_dialects,
+    validate: |_: &PassOptions| Ok(()),
+    run,
+};
+
+/// The rewrite of one weight slice inside a packed op's loop.
+pub static SLICE_PACKED_WEIGHTS: Rule = Rule {
+    root: "tensor.extract_slice",
+    generates: &["tensor.extract_slice", "affine.apply", "arith.constant"],
+    rewrite: slice_packed_weights,
+};
+
+/// The attribute naming an op for the script's `match`; the rewrite rule also reads it
+/// on the users of a weight slice.
+const TAG: &str = "glow.pack";
+
+/// `MLIR`'s marker of a dynamic offset in `static_offsets`.
+const DYNAMIC: i64 = i64::MIN;
+
+/// One op to pack: tile sizes of its loops (the channel tile, 0 elsewhere) and the
+/// operand index of an init to fuse into the loop.
+struct Packed {
+    tile_sizes: Vec<i64>,
+    init: Option<usize>,
+}
+
+/// The channel tile of `op` when it qualifies: a conv_2d_nhwc_hwcf or matmul of static
+/// shapes whose weights (operand 1) are an f32 `arith.constant` larger than half the
+/// L2, with at least two tiles of channels.
+fn packing(op: OperationRef) -> Option<Packed> {
+    let name = name_of(op);
+    // (Checked first: melior prints the whole op into the error of an index out of
+    // range, which costs as much as printing the function.)
+    if !matches!(name.as_str(), "linalg.conv_2d_nhwc_hwcf" | "linalg.matmul") {
+        return None;
+    }
+    let weights = op.operand(1).ok()?;
+    let constant = producer(weights)?;
+    if name_of(constant) != "arith.constant" {
+        return None;
+    }
+    let (shape, element) = tensor_info(weights)?;
+    let (output, _) = tensor_info(op.result(0).ok()?.into())?;
+    if !element.is_f32() || shape.iter().product::<i64>() * 4 <= L2_BYTES / 2 {
+        return None;
+    }
+    let channels = *shape.last()?;
+    let (tile, loops, channel_loop) = match name.as_str() {
+        "linalg.conv_2d_nhwc_hwcf" if shape.len() == 4 && output.len() == 4 => {
+            (conv_register_tile(output[2], channels).1, 7, 3)
+        }
+        "linalg.matmul" if shape.len() == 2 && output.len() == 2 => {
+            (lane_tile(channels, &[64, 32, 16, 8]), 3, 1)
+        }
+        _ => return None,
+    };
+    if channels % tile != 0 || channels / tile < 2 {
+        return None;
+    }
+    let mut tile_sizes = vec![0; loops];
+    tile_sizes[channel_loop] = tile;
+    let init_index = op.operand_count() - 1;
+    let init = op
+        .operand(init_index)
+        .ok()
+        .and_then(producer)
+        .filter(|init| matches!(name_of(*init).as_str(), "linalg.fill" | "linalg.broadcast"))
+        .map(|_| init_index);
+    Some(Packed { tile_sizes, init })
+}
+
+fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    let mut ops = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if let Some(packed) = packing(op) {
+            set_tag_named(op, TAG);
+            ops.push(packed);
+        }
+        WalkResult::Advance
+    });
+    if ops.is_empty() {
+        return Ok(());
+    }
+    apply_transform_script(func, &script(&ops)).map_err(|_| ())?;
+    apply_rules(func, &[&SLICE_PACKED_WEIGHTS]).map_err(|_| {
+        emit_error(
+            func.location(),
+            "glow-pack-weights: the rewrite did not converge",
+        );
+    })?;
+    remove_tags(func);
+    Ok(())
+}
+
+/// The transform script looping each tagged op over its channel tiles.
+fn script(ops: &[Packed]) -> String {
+    let any = "(!transform.any_op) -> !transform.any_op";
+    let mut script = String::from(
+        "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
+    );
+    match_tagged(&mut script, TAG, ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        if let Some(index) = op.init {
+            let _ = writeln!(
+                script,
+                "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+            );
+        }
+        let _ = writeln!(
+            script,
+            "    %tile{i}, %forall{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+            list(&op.tile_sizes)
+        );
+        if op.init.is_some() {
+            let _ = writeln!(
+                script,
+                "    %init_tile{i}, %fused{i} = transform.structured.fuse_into_containing_op %init{i} into %forall{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)"
+            );
+        }
+    }
+    script.push_str("    transform.yield\n  }\n}\n");
+    script
+}
+
+/// `tensor.extract_slice %w[0, .., %offset] [d0, .., t]` of a constant `%w` (shape
+/// `[d0, .., N]`), used as the weights of a tagged op -> `tensor.extract_slice
+/// %packed[%offset floordiv t, 0, ..] [1, d0, .., t]` of the constant packed to
+/// `[N/t, d0, .., t]`.
+fn slice_packed_weights<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
+    let Ok(result) = op.result(0) else {
+        return false;
+    };
+    let result: Value = result.into();
+    let user_is_tagged = users(result)
+        .iter()
+        .all(|user| user.attribute(TAG).is_ok() && user.operand(1).is_ok_and(|w| w == result));
+    if users(result).is_empty() || !user_is_tagged || op.operand_count() != 2 {
+        return false;
+    }
+    let (Some(source), Some(offset)) = (operand(op, 0), operand(op, 1)) else {
+        return false;
+    };
+    let Some(constant) = producer(source).filter(|c| name_of(*c) == "arith.constant") else {
+        return false;
+    };
+    let (Some((shape, element)), Some(offsets), Some(sizes), Some(strides)) = (
+        tensor_info(source),
+        crate::framework::attributes::i64_array(op, "static_offsets"),
+        crate::framework::attributes::i64_array(op, "static_sizes"),
+        crate::framework::attributes::i64_array(op, "static_strides"),
+    ) else {
+        return false;
+    };
+    let rank = shape.len();
+    let (Some(&channels), Some(&tile)) = (shape.last(), sizes.last()) else {
+        return false;
+    };
+    let expected_offsets: Vec<i64> = (0..rank)
+        .map(|d| if d + 1 == rank { DYNAMIC } else { 0 })
+        .collect();
+    if offsets != expected_offsets
+        || sizes[..rank - 1] != shape[..rank - 1]
+        || strides.iter().any(|s| *s != 1)
+        || tile <= 0
+        || channels % tile != 0
+    {
+        return false;
+    }
+    let count = shape.iter().product::<i64>() as usize;
+    let Some(values) = constant
+        .attribute("value")
+        .ok()
+        .and_then(|value| glow_dialects::elements::f32_values(value, count))
+    else {
+        return false;
+    };
+    let packed_shape: Vec<i64> = std::iter::once(channels / tile)
+        .chain(shape[..rank - 1].iter().copied())
+        .chain(std::iter::once(tile))
+        .collect();
+    let packed_type = tensor_type(&packed_shape, element);
+    let bytes = pack(&values, channels as usize, tile as usize);
+    let location = op.location();
+    rewriter.set_insertion_point_after(constant);
+    let packed = rewriter.insert(
+        OperationBuilder::new("arith.constant", constant.location())
+            .add_attributes(&[(
+                Identifier::new(context, "value"),
+                glow_dialects::elements::resource_elements(packed_type, "packed", &bytes),
+            )])
+            .add_results(&[packed_type])
+            .build()
+            .expect("valid arith.constant"),
+    );
+    rewriter.set_insertion_point_before(op);
+    let map = Attribute::parse(
+        context,
+        &format!("affine_map<(d0) -> (d0 floordiv {tile})>"),
+    )
+    .expect("valid affine map");
+    let index = Type::index(context);
+    let tile_index = rewriter.insert(
+        OperationBuilder::new("affine.apply", location)
+            .add_operands(&[offset])
+            .add_attributes(&[(Identifier::new(context, "map"), map)])
+            .add_results(&[index])
+            .build()
+            .expect("valid affine.apply"),
+    );
+    let array = |values: &[i64]| -> Attribute {
+        melior::ir::attribute::DenseI64ArrayAttribute::new(context, values).into()
+    };
+    let packed_offsets: Vec<i64> = std::iter::once(DYNAMIC)
+        .chain(std::iter::repeat_n(0, rank))
+        .collect();
+    let packed_sizes: Vec<i64> = std::iter::once(1)
+        .chain(packed_shape[1..].iter().copied())
+        .collect();
+    let packed_value: Value = packed.result(0).expect("one result").into();
+    let tile_value: Value = tile_index.result(0).expect("one result").into();
+    let slice = rewriter.insert(
+        OperationBuilder::new("tensor.extract_slice", location)
+            .add_operands(&[packed_value, tile_value])
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "static_offsets"),
+                    array(&packed_offsets),
+                ),
+                (
+                    Identifier::new(context, "static_sizes"),
+                    array(&packed_sizes),
+                ),
+                (
+                    Identifier::new(context, "static_strides"),
+                    array(&vec![1; rank + 1]),
+                ),
+                (
+                    Identifier::new(context, "operandSegmentSizes"),
+                    DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]).into(),
+                ),
+            ])
+            .add_results(&[result.r#type()])
+            .build()
+            .expect("valid tensor.extract_slice"),
+    );
+    let sliced: Value = slice.result(0).expect("one result").into();
+    rewriter.replace_op_with_values(op, &[sliced]);
+    erase_dead_weights(rewriter, &[source]);
+    true
+}
+
+/// `values` of shape `[.., channels]` as little-endian bytes of shape
+/// `[channels / tile, .., tile]`.
+fn pack(values: &[f32], channels: usize, tile: usize) -> Vec<u8> {
+    let rows = values.len() / channels;
+    let mut bytes = Vec::with_capacity(values.len() * 4);
+    for block in 0..channels / tile {
+        for row in 0..rows {
+            let start = row * channels + block * tile;
+            for value in &values[start..start + tile] {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+    }
+    bytes
+}
+
+/// Removes the tags the script matched (the per-tile ops keep them through tiling).
+fn remove_tags(func: OperationRef) {
+    let name = mlir_sys::MlirStringRef {
+        data: TAG.as_ptr().cast(),
+        length: TAG.len(),
+    };
+    func.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: removes a discardable attribute of a live op; no op is erased.
+        unsafe {
+            mlir_sys::mlirOperationRemoveDiscardableAttributeByName(op.to_raw(), name);
+        }
+        WalkResult::Advance
+    });
+}
