@@ -77,11 +77,19 @@ func.func @large_filter(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>) 
 
 // Matmul weights larger than half the L2 cache (1536x384 f32, 2.4 MB) with more than
 // one row tile: the column tiles run outermost, so one tile's weight columns stay
-// cached across the row tiles; the shared zero init is filled once, outside.
+// cached across the row tiles; the shared zero init is filled once, outside. The
+// 1536-deep panel of 64 columns (384 KB) is read by 16 row tiles: k runs in blocks of
+// 128 (32 KB panels, which stay in L1) around the register tiles. The accumulators
+// are read once per block and carried through the k loop in registers (hoisted on
+// tensors, as vector iter_args).
 // CHECK-LABEL: func.func @large_weights
+// CHECK: scf.for %{{.*}} = %c0 to %c1536 step %c128
 // CHECK: scf.for %{{.*}} = %c0 to %c384 step %c64
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK: vector.transfer_read {{.*}} : tensor<4x64xf32>, vector<4x64xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4x64xf32>)
 // CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// CHECK-NEXT: scf.yield %{{.*}} : vector<4x64xf32>
 func.func @large_weights(%x: tensor<64x1536xf32>, %w: tensor<1536x384xf32>, %v: tensor<1536x384xf32>) -> (tensor<64x384xf32>, tensor<64x384xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x384xf32>

@@ -102,6 +102,17 @@ struct Scheduled {
     output: Vec<i64>,
     /// Operand index of the init, when it comes from a fill or broadcast.
     init: Option<usize>,
+    /// Whether the op already runs inside an scf.forall (a packed-weight tile of
+    /// `glow-pack-weights`), whose iterations the threads share: no second split.
+    nested: bool,
+}
+
+impl Tiling {
+    /// Whether the register tiles can be one scf.forall with the init fused into it:
+    /// the op's own loop order and no reduction block around the tiles.
+    fn fusable(&self) -> bool {
+        self.interchange.is_empty() && self.reduction_block.is_empty()
+    }
 }
 
 /// The static output shape and reduction sizes of a kernel op, read from its operands.
@@ -243,7 +254,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     let any = "(!transform.any_op) -> !transform.any_op";
     match_tagged(&mut script, TAG, ops.len());
     for (i, op) in ops.iter().enumerate() {
-        let fused = op.init.is_some() && op.tiling.interchange.is_empty();
+        let fused = op.init.is_some() && op.tiling.fusable();
         match op.init {
             Some(index) if fused => {
                 // One scf.forall over the register tiles; the init's tile is computed
@@ -286,7 +297,8 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                 }
                 // With threads, an outer scf.forall splits the output first; the
                 // sequential register-tile loops then run inside each thread's part.
-                let target = match thread_split(op, threads).filter(|_| threads > 1) {
+                let split = thread_split(op, threads).filter(|_| threads > 1 && !op.nested);
+                let target = match split {
                     Some(sizes) => {
                         let _ = writeln!(
                             script,
@@ -296,6 +308,20 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                         format!("%part{i}")
                     }
                     None => format!("%op{i}"),
+                };
+                // k blocks outside the register tiles: each block's weight panel
+                // stays in L1 while every row tile reads it.
+                let target = if op.tiling.reduction_block.is_empty() {
+                    target
+                } else {
+                    tile(
+                        &mut script,
+                        &format!("%block{i}"),
+                        &target,
+                        &op.tiling.reduction_block,
+                        &[],
+                    );
+                    format!("%block{i}")
                 };
                 tile(
                     &mut script,
@@ -343,6 +369,15 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     script.push_str(
         "    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.reduction_to_contract\n      transform.apply_patterns.vector.transfer_permutation_patterns\n    } : !transform.any_op\n",
     );
+    // The accumulators: each reduction loop reads its tile at the top and writes it at
+    // the bottom; on tensors these are loop-invariant subsets, hoisted into vector
+    // iter_args here, where no aliasing question arises. (After bufferization, MLIR's
+    // hoisting refuses any buffer that a view such as a later reshape also reads:
+    // a 64x1536 @ 1536x384 matmul whose result was reshaped to 2x32x384 ran 3x slower,
+    // reading and writing its accumulators on every k.)
+    script.push_str(
+        "    %scf_loops = transform.structured.match ops{[\"scf.for\"]} in %root : (!transform.any_op) -> !transform.any_op\n    transform.loop.hoist_loop_invariant_subsets %scf_loops : !transform.any_op\n",
+    );
     script.push_str("    transform.yield\n  }\n}\n");
     script
 }
@@ -367,13 +402,20 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
         let shared = op
             .operand(init_index)
             .is_ok_and(|init| !crate::graph_optimize::compose_transposes::has_one_use(init));
-        let init = (init_is_tileable(op, init_index) && (tiling.interchange.is_empty() || !shared))
+        let init = (init_is_tileable(op, init_index) && (tiling.fusable() || !shared))
             .then_some(init_index);
+        let mut nested = false;
+        let mut parent = op.parent_operation();
+        while let Some(ancestor) = parent {
+            nested |= ancestor.name().as_string_ref().as_str() == Ok("scf.forall");
+            parent = ancestor.parent_operation();
+        }
         set_tag_named(op, TAG);
         ops.push(Scheduled {
             tiling,
             output,
             init,
+            nested,
         });
         WalkResult::Advance
     });

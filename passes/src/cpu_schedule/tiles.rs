@@ -44,6 +44,10 @@ pub struct Tiling {
     pub reduction: Vec<i64>,
     /// Order of the parallel tile loops, outermost first (empty: the op's order).
     pub interchange: Vec<i64>,
+    /// An outer tiling of the reduction loops, outside the register-tile loops (empty:
+    /// none): blocks of k whose weight panel stays in L1 while every row tile reads
+    /// it (the accumulators then start from memory once per block).
+    pub reduction_block: Vec<i64>,
     /// Decompose the tiled convolution to its 1-D form before vectorizing.
     pub decompose: bool,
 }
@@ -52,6 +56,8 @@ pub struct Tiling {
 const ACCUMULATOR_REGISTERS: i64 = 24;
 /// L2 cache per core on this machine kind.
 pub const L2_BYTES: i64 = 1 << 20;
+/// The part of the 48 KB L1 data cache a weight panel may take.
+const L1_PANEL_BYTES: i64 = 32 << 10;
 /// f32 lanes of one AVX-512 register.
 const LANES: i64 = 16;
 
@@ -104,6 +110,17 @@ pub fn conv_register_tile(ow: i64, f: i64) -> (i64, i64) {
         .expect("at least one candidate")
 }
 
+/// The k block of a matmul whose `k x n_tile` weight panel is larger than the L1
+/// share and is read by at least four row tiles: the largest divisor of `k` whose
+/// panel fits, if it leaves at least two blocks.
+fn k_block(m: i64, m_tile: i64, n_tile: i64, k: i64) -> Option<i64> {
+    if m < 4 * m_tile || k * n_tile * 4 <= L1_PANEL_BYTES {
+        return None;
+    }
+    let kc = largest_divisor_at_most(k, L1_PANEL_BYTES / (n_tile * 4));
+    (kc >= 16 && k / kc >= 2).then_some(kc)
+}
+
 /// The tiling of `kernel` with static output shape `output` and reduction sizes
 /// `reduction` (conv: [kh, kw, c]; depthwise: [kh, kw]; matmul: [k]), or `None` when
 /// the shapes do not fit the kernel.
@@ -126,6 +143,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
                 parallel: vec![1, 1, w_tile, f_tile, 0, 0, 0],
                 reduction: vec![0, 0, 0, 0, 1, 1, 1],
                 interchange,
+                reduction_block: vec![],
                 decompose: true,
             })
         }
@@ -136,6 +154,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
                 parallel: vec![1, 1, w_tile, c_tile, 0, 0],
                 reduction: vec![0, 0, 0, 0, 1, 1],
                 interchange: vec![],
+                reduction_block: vec![],
                 decompose: true,
             })
         }
@@ -154,6 +173,8 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
             Some(Tiling {
                 parallel: vec![m_tile, n_tile, 0],
                 reduction: vec![0, 0, 1],
+                reduction_block: k_block(*m, m_tile, n_tile, *k)
+                    .map_or_else(Vec::new, |kc| vec![0, 0, kc]),
                 interchange,
                 decompose: false,
             })
@@ -166,6 +187,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
                 parallel: vec![1, m_tile, n_tile, 0],
                 reduction: vec![0, 0, 0, 1],
                 interchange: vec![],
+                reduction_block: vec![],
                 decompose: false,
             })
         }
