@@ -1,4 +1,4 @@
-// Transposes sink below unary elementwise ops and cancel when they meet.
+// Transposes sink below unary elementwise ops and concats and cancel when they meet.
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-graph-optimize))' | FileCheck %s
 
 // NCHW -> NHWC, relu, NHWC -> NCHW: no transpose left.
@@ -72,4 +72,41 @@ func.func @select_mixed(%x: tensor<1x3x4x5xf32>, %y: tensor<1x4x5x3xf32>) -> ten
   %s = glow.graph.select %c, %y, %t : tensor<1x4x5x3xi1>, tensor<1x4x5x3xf32>
   %u = glow.graph.transpose %s perm [0, 3, 1, 2] : tensor<1x4x5x3xf32> -> tensor<1x3x4x5xf32>
   return %u : tensor<1x3x4x5xf32>
+}
+
+// -----
+
+// A Fire module's concat: NHWC branches transposed to NCHW, joined on the channels,
+// transposed back to NHWC for the next convolution. The transposes pass the concat
+// (now on dimension 3) and cancel: no transpose left.
+// CHECK-LABEL: func.func @concat
+// CHECK-NEXT: %[[C:.*]] = glow.graph.concat %arg0, %arg1 dim 3 : (tensor<1x5x5x16xf32>, tensor<1x5x5x32xf32>) -> tensor<1x5x5x48xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @concat(%a: tensor<1x5x5x16xf32>, %b: tensor<1x5x5x32xf32>) -> tensor<1x5x5x48xf32> {
+  %ta = glow.graph.transpose %a perm [0, 3, 1, 2] : tensor<1x5x5x16xf32> -> tensor<1x16x5x5xf32>
+  %tb = glow.graph.transpose %b perm [0, 3, 1, 2] : tensor<1x5x5x32xf32> -> tensor<1x32x5x5xf32>
+  %c = glow.graph.concat %ta, %tb dim 1 : (tensor<1x16x5x5xf32>, tensor<1x32x5x5xf32>) -> tensor<1x48x5x5xf32>
+  %t = glow.graph.transpose %c perm [0, 2, 3, 1] : tensor<1x48x5x5xf32> -> tensor<1x5x5x48xf32>
+  return %t : tensor<1x5x5x48xf32>
+}
+
+// -----
+
+// Refused: the operands are transposed differently, or one is not transposed.
+// CHECK-LABEL: func.func @concat_mixed
+// CHECK-COUNT-2: glow.graph.transpose
+// CHECK: glow.graph.concat {{.*}} dim 1
+// CHECK-LABEL: func.func @concat_untransposed
+// CHECK: glow.graph.transpose
+// CHECK: glow.graph.concat {{.*}} dim 1
+func.func @concat_mixed(%a: tensor<1x5x5x16xf32>, %b: tensor<1x5x5x16xf32>) -> tensor<1x32x5x5xf32> {
+  %ta = glow.graph.transpose %a perm [0, 3, 1, 2] : tensor<1x5x5x16xf32> -> tensor<1x16x5x5xf32>
+  %tb = glow.graph.transpose %b perm [0, 3, 2, 1] : tensor<1x5x5x16xf32> -> tensor<1x16x5x5xf32>
+  %c = glow.graph.concat %ta, %tb dim 1 : (tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>) -> tensor<1x32x5x5xf32>
+  return %c : tensor<1x32x5x5xf32>
+}
+func.func @concat_untransposed(%a: tensor<1x5x5x16xf32>, %b: tensor<1x16x5x5xf32>) -> tensor<1x32x5x5xf32> {
+  %ta = glow.graph.transpose %a perm [0, 3, 1, 2] : tensor<1x5x5x16xf32> -> tensor<1x16x5x5xf32>
+  %c = glow.graph.concat %ta, %b dim 1 : (tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>) -> tensor<1x32x5x5xf32>
+  return %c : tensor<1x32x5x5xf32>
 }

@@ -158,6 +158,7 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         &COMPOSE_TRANSPOSES,
     ];
     rules.extend(SINK_RULES.iter().copied());
+    rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);
     apply_rules(op, &rules).map_err(|_| {
         emit_error(
             op.location(),

@@ -5,12 +5,14 @@
 //! - transpose of transpose -> one transpose (or nothing)    ([`compose_transposes`])
 //! - elementwise ops of transposes / reshapes -> the transpose / reshape of the op, so
 //!   movements meet and cancel                                ([`sink_movement`])
+//! - concat of equal transposes -> the transpose of the concat  ([`sink_concat`])
 //!
 //! The importer already drops Identity/Dropout and folds constant subgraphs and
 //! shape chains; run `cse` after this pass to merge duplicates.
 
 pub mod compose_transposes;
 pub mod fold_batch_norm;
+pub mod sink_concat;
 pub mod sink_movement;
 
 use crate::framework::{
@@ -30,6 +32,10 @@ pub const RULES: &[(&str, &[&Rule])] = &[
         &[&compose_transposes::COMPOSE_TRANSPOSES],
     ),
     ("sink-transposes", sink_movement::SINK_RULES),
+    (
+        "sink-transposes",
+        &[&sink_concat::SINK_TRANSPOSES_BELOW_CONCAT],
+    ),
     ("sink-reshapes", sink_movement::SINK_RESHAPE_RULES),
 ];
 
@@ -52,7 +58,8 @@ pub static GRAPH_OPTIMIZE: PassDefinition = PassDefinition {
 fn validate(options: &PassOptions) -> Result<(), String> {
     for name in options.list("disable") {
         if !RULES.iter().any(|(rule, _)| rule == name) {
-            let known: Vec<&str> = RULES.iter().map(|(rule, _)| *rule).collect();
+            let mut known: Vec<&str> = RULES.iter().map(|(rule, _)| *rule).collect();
+            known.dedup();
             return Err(format!(
                 "'disable' names '{name}', which is not a rule of this pass; rules: {}",
                 known.join(", ")

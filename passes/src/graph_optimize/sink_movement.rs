@@ -186,7 +186,7 @@ fn shaped_like<'c>(source: Value<'c, '_>, op: OperationRef<'c, '_>) -> Option<Ty
 }
 
 /// Whether any operand or result of `op` is quantized per axis.
-fn per_axis_quantized(op: OperationRef) -> bool {
+pub(crate) fn per_axis_quantized(op: OperationRef) -> bool {
     use crate::lower_nodes::builder::tensor_info;
     let values = (0..op.operand_count())
         .filter_map(|i| op.operand(i).ok())
