@@ -94,6 +94,28 @@ func.func @conv_channels_last(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, 
 
 // -----
 
+// 20 output channels (no multiple of 16: the register tiles would be 4 lanes wide)
+// with constant weights: 12 zero filters and biases are added at compile time, the
+// convolution computes 32 channels and the 20 real ones are sliced out. Weights that
+// are not constants, and widths of 16 or less, are left alone.
+// CHECK-LABEL: func.func @widened_filters
+// CHECK-DAG: %[[W:.*]] = arith.constant dense_resource<relayout{{.*}}> : tensor<1x1x8x32xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<32xf32>
+// CHECK: %[[I:.*]] = linalg.broadcast ins(%[[B]] : tensor<32xf32>) outs(%{{.*}} : tensor<1x5x5x32xf32>)
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %[[W]] : tensor<1x5x5x8xf32>, tensor<1x1x8x32xf32>) outs(%[[I]] : tensor<1x5x5x32xf32>)
+// CHECK: tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 5, 5, 20] [1, 1, 1, 1] : tensor<1x5x5x32xf32> to tensor<1x5x5x20xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x5x5x20xf32>)
+// CHECK-NOT: tensor.extract_slice
+func.func @widened_filters(%x: tensor<1x5x5x8xf32>, %v: tensor<20x8x1x1xf32>) -> (tensor<1x5x5x20xf32>, tensor<1x5x5x20xf32>) {
+  %w = glow.graph.constant dense<0.5> : tensor<20x8x1x1xf32>
+  %b = glow.graph.constant dense<1.0> : tensor<20xf32>
+  %0 = glow.graph.conv2d %x, %w, %b strides [1, 1] pads [0, 0, 0, 0] channels_last : (tensor<1x5x5x8xf32>, tensor<20x8x1x1xf32>, tensor<20xf32>) -> tensor<1x5x5x20xf32>
+  %1 = glow.graph.conv2d %x, %v, %b strides [1, 1] pads [0, 0, 0, 0] channels_last : (tensor<1x5x5x8xf32>, tensor<20x8x1x1xf32>, tensor<20xf32>) -> tensor<1x5x5x20xf32>
+  return %0, %1 : tensor<1x5x5x20xf32>, tensor<1x5x5x20xf32>
+}
+
+// -----
+
 // A channels-last output row 17 wide (prime: no register tile from 7 to 14 columns
 // divides it) is computed 21 wide from 8 more zero input columns (stride 2) and the
 // 17 real columns are sliced out.

@@ -94,7 +94,9 @@ fn rewrite<'c>(
         return false;
     };
     // SAFETY: the concat of the sources has their layout: the joined shape.
-    unsafe { mlir_sys::mlirValueSetType(joined_value.to_raw(), tensor_type(&shape, element).to_raw()) };
+    unsafe {
+        mlir_sys::mlirValueSetType(joined_value.to_raw(), tensor_type(&shape, element).to_raw())
+    };
     let transpose = glow_graph::transpose(
         context,
         joined_value.into(),

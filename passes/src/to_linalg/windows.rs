@@ -78,6 +78,41 @@ fn wider_row(width: i64) -> i64 {
     }
 }
 
+/// The constant OIHW `filter` (and constant `bias`) of `f = w_shape[0]` filters, when
+/// `f` is above 16 and no multiple of it, with zero filters (and biases) added up to
+/// the next multiple of 16, and that width; `None` otherwise or when a weight is not a
+/// constant.
+fn widened_filters<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    filter: Value<'c, '_>,
+    bias: Option<Value<'c, '_>>,
+    w_shape: &[i64],
+) -> Option<(Value<'c, 'r>, Option<Value<'c, 'r>>, i64)> {
+    use crate::quantization::ir::{elements_attribute, float_constant};
+    let f = w_shape[0];
+    if f <= 16 || f % 16 == 0 {
+        return None;
+    }
+    let wide_f = (f + 15) / 16 * 16;
+    let per_filter: i64 = w_shape[1..].iter().product();
+    let mut values = float_constant(filter, (f * per_filter) as usize)?;
+    let bias_values = match bias {
+        Some(bias) => Some(float_constant(bias, f as usize)?),
+        None => None,
+    };
+    let (_, element) = tensor_info(filter)?;
+    let constant = |mut values: Vec<f32>, shape: &[i64]| {
+        values.resize(shape.iter().product::<i64>() as usize, 0.0);
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let r#type = b.tensor(shape, element);
+        b.constant(elements_attribute(r#type, &bytes, "widened"), r#type)
+    };
+    values.truncate((f * per_filter) as usize);
+    let filter = constant(values, &[wide_f, w_shape[1], w_shape[2], w_shape[3]]);
+    let bias = bias_values.map(|values| constant(values, &[wide_f]));
+    Some((filter, bias, wide_f))
+}
+
 /// The conversion of `glow.graph.conv2d`.
 pub static CONV2D: Rule = Rule {
     root: "glow.graph.conv2d",
@@ -190,10 +225,19 @@ fn conv2d<'c>(
     let extra_columns = (wide - y_shape[2]) * strides[1];
     pads[3] += extra_columns;
     let padded = pad_spatial(&b, input, &pads, channels_last, zero, element);
-    let computed = b.tensor(&[y_shape[0], y_shape[1], wide, y_shape[3]], element);
+    let original_weights = [Some(filter), crate::quantization::ir::operand(op, 2)];
+    // Output channels that no 16-lane register tile divides (1000 classes: 8-lane
+    // tiles, half the vector width) are computed up to the next multiple of 16 from
+    // zero filters added to the constant weights at compile time, and sliced off.
+    let (filter, bias, wide_f) = match channels_last && !depthwise {
+        true => widened_filters(&b, filter, original_weights[1], &w_shape),
+        false => None,
+    }
+    .unwrap_or((filter, original_weights[1], f));
+    let computed = b.tensor(&[y_shape[0], y_shape[1], wide, wide_f], element);
     let converted = if channels_last {
         // The bias (or zero) broadcast over the output is the accumulator's start.
-        let init = match crate::quantization::ir::operand(op, 2) {
+        let init = match bias {
             Some(bias) => b.named(
                 "linalg.broadcast",
                 &[bias],
@@ -223,7 +267,7 @@ fn conv2d<'c>(
                 computed,
                 &attributes,
             );
-            if wide == y_shape[2] {
+            if wide == y_shape[2] && wide_f == f {
                 convolved
             } else {
                 b.extract_slice(convolved, &[0, 0, 0, 0], &y_shape)
@@ -284,7 +328,8 @@ fn conv2d<'c>(
     };
     rewriter.replace_op_with_values(op, &[converted]);
     // A filter relaid out at compile time leaves the original without users.
-    erase_dead_weights(rewriter, &[filter]);
+    let originals: Vec<Value> = original_weights.into_iter().flatten().collect();
+    erase_dead_weights(rewriter, &originals);
     true
 }
 
