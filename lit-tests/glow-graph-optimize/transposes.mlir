@@ -110,3 +110,44 @@ func.func @concat_untransposed(%a: tensor<1x5x5x16xf32>, %b: tensor<1x16x5x5xf32
   %c = glow.graph.concat %ta, %b dim 1 : (tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>) -> tensor<1x32x5x5xf32>
   return %c : tensor<1x32x5x5xf32>
 }
+
+// -----
+
+// A squeeze-excitation block in the channels-last layout: SiLU (mul(t, sigmoid(t))
+// of one transpose t with two users, both elementwise), the per-channel scale
+// broadcast and multiplied. The transposes sink below the sigmoid although t has
+// another user (that user sinks them too), below the broadcast (equal rank: only
+// unit dimensions grow) and the mul, and cancel: the block runs in NHWC.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK-NOT: glow.graph.transpose
+// CHECK: %[[S:.*]] = glow.graph.sigmoid %arg0 : tensor<1x4x4x8xf32>
+// CHECK: %[[X:.*]] = glow.graph.mul %arg0, %[[S]] : tensor<1x4x4x8xf32>
+// CHECK: %[[B:.*]] = glow.graph.broadcast %arg1 axis 0 : tensor<1x1x1x8xf32> -> tensor<1x4x4x8xf32>
+// CHECK: %[[Y:.*]] = glow.graph.mul %[[B]], %[[X]] : tensor<1x4x4x8xf32>
+// CHECK-NOT: glow.graph.transpose
+// CHECK: return %[[Y]]
+func.func @squeeze_excitation(%x: tensor<1x4x4x8xf32>, %s: tensor<1x1x1x8xf32>) -> tensor<1x4x4x8xf32> {
+  %t = glow.graph.transpose %x perm [0, 3, 1, 2] : tensor<1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  %sig = glow.graph.sigmoid %t : tensor<1x8x4x4xf32>
+  %silu = glow.graph.mul %t, %sig : tensor<1x8x4x4xf32>
+  %ts = glow.graph.transpose %s perm [0, 3, 1, 2] : tensor<1x1x1x8xf32> -> tensor<1x8x1x1xf32>
+  %b = glow.graph.broadcast %ts axis 0 : tensor<1x8x1x1xf32> -> tensor<1x8x4x4xf32>
+  %y = glow.graph.mul %b, %silu : tensor<1x8x4x4xf32>
+  %u = glow.graph.transpose %y perm [0, 2, 3, 1] : tensor<1x8x4x4xf32> -> tensor<1x4x4x8xf32>
+  return %u : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// A transpose with a user it cannot sink below (a convolution) stays single-use:
+// the sigmoid is not moved, so the transpose is not made twice.
+// CHECK-LABEL: func.func @shared_with_conv
+// CHECK: %[[T:.*]] = glow.graph.transpose %arg0
+// CHECK: glow.graph.sigmoid %[[T]]
+// CHECK: glow.graph.conv2d %[[T]]
+func.func @shared_with_conv(%x: tensor<1x4x4x8xf32>, %w: tensor<8x8x1x1xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %t = glow.graph.transpose %x perm [0, 3, 1, 2] : tensor<1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  %sig = glow.graph.sigmoid %t : tensor<1x8x4x4xf32>
+  %c = glow.graph.conv2d %t, %w : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
+  return %sig, %c : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}

@@ -159,6 +159,7 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     ];
     rules.extend(SINK_RULES.iter().copied());
     rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);
+    rules.push(&crate::graph_optimize::sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST);
     apply_rules(op, &rules).map_err(|_| {
         emit_error(
             op.location(),

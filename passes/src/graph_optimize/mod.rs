@@ -6,12 +6,14 @@
 //! - elementwise ops of transposes / reshapes -> the transpose / reshape of the op, so
 //!   movements meet and cancel                                ([`sink_movement`])
 //! - concat of equal transposes -> the transpose of the concat  ([`sink_concat`])
+//! - broadcast of a transpose -> the transpose of the broadcast ([`sink_broadcast`])
 //!
 //! The importer already drops Identity/Dropout and folds constant subgraphs and
 //! shape chains; run `cse` after this pass to merge duplicates.
 
 pub mod compose_transposes;
 pub mod fold_batch_norm;
+pub mod sink_broadcast;
 pub mod sink_concat;
 pub mod sink_movement;
 
@@ -34,7 +36,10 @@ pub const RULES: &[(&str, &[&Rule])] = &[
     ("sink-transposes", sink_movement::SINK_RULES),
     (
         "sink-transposes",
-        &[&sink_concat::SINK_TRANSPOSES_BELOW_CONCAT],
+        &[
+            &sink_concat::SINK_TRANSPOSES_BELOW_CONCAT,
+            &sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST,
+        ],
     ),
     ("sink-reshapes", sink_movement::SINK_RESHAPE_RULES),
 ];

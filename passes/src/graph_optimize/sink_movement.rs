@@ -2,7 +2,7 @@
 //! for reshapes), so movements meet and cancel ([`super::compose_transposes`], the
 //! reshape folder):
 //! - op(transpose(x)) -> transpose(op(x)) for unary elementwise ops whose transpose has
-//!   no other user; op(transpose(x, p), transpose(y, p)) -> transpose(op(x, y), p) for
+//!   no other user, or only users it sinks below too; op(transpose(x, p), transpose(y, p)) -> transpose(op(x, y), p) for
 //!   binary elementwise ops, comparisons and select (three operands) alike — ReLU and
 //!   its kin are lowered to cmp + select before the channels-last layout adds its
 //!   transposes, which must sink through them to cancel
@@ -161,7 +161,7 @@ fn rewrite<'c>(
     let Some((movement, source)) = moved_from(input, kind) else {
         return false;
     };
-    if !has_one_use(input) || per_axis_quantized(op) {
+    if !(has_one_use(input) || users_all_sink(input, kind)) || per_axis_quantized(op) {
         return false;
     }
     let Some(r#type) = shaped_like(source, op) else {
@@ -174,6 +174,41 @@ fn rewrite<'c>(
     unsafe { mlir_sys::mlirOperationSetOperand(moved.to_raw(), 0, source.to_raw()) };
     // The source's shape, the op's result element type.
     move_result(context, op, moved, r#type, &movement, rewriter)
+}
+
+/// Whether the transpose `value` sinks below every one of its users: elementwise ops
+/// whose operands are all transposes, splats, or unary elementwise ops of `value`
+/// itself (which it sinks below first). Then sinking it below one of them
+/// duplicates nothing, as the others take it too and the original transpose dies
+/// (SiLU's `mul(t, sigmoid(t))` of one transpose `t`). A transpose with any other
+/// user (a convolution, an add with an untransposed operand) sinks only when it has
+/// one user. Reshapes, which cost nothing, keep to one user.
+fn users_all_sink(value: Value, kind: Kind) -> bool {
+    if matches!(kind, Kind::Reshape) {
+        return false;
+    }
+    crate::quantization::ir::users(value).iter().all(|user| {
+        let name = crate::framework::attributes::name_of(*user);
+        SINK_RULES.iter().any(|rule| rule.root == name)
+            && (0..user.operand_count()).all(|i| {
+                crate::quantization::ir::operand(*user, i).is_some_and(|operand| {
+                    moved_from(operand, kind).is_some()
+                        || defining_op(operand, "glow.graph.splat").is_some()
+                        || unary_of(operand, value)
+                })
+            })
+    })
+}
+
+/// Whether `operand` is made by a one-operand elementwise op (one the transposes sink
+/// below) of `value`.
+fn unary_of(operand: Value, value: Value) -> bool {
+    crate::quantization::ir::producer(operand).is_some_and(|op| {
+        let name = crate::framework::attributes::name_of(op);
+        op.operand_count() == 1
+            && SINK_RULES.iter().any(|rule| rule.root == name)
+            && crate::quantization::ir::operand(op, 0) == Some(value)
+    })
 }
 
 /// A tensor type of `source`'s shape and `op`'s result element type.
