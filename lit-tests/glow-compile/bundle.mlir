@@ -41,7 +41,7 @@
 // PLOT: True
 // MEMORY: bundle tiny:
 // MEMORY-NEXT: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
-// MEMORY-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order
+// MEMORY-NEXT: {{^}}activation buffers: 3392 bytes if none shared memory; placement: first fit in program order
 // MEMORY-NEXT: {{^}}weights: 1152 bytes; inputs and outputs: 832 bytes
 // MEMORY-NEXT: {{^}}largest buffers live at the peak: {{.*}}tiny-cnn.mlir:7:8: 2048 bytes, {{.*}}: 1200 bytes
 // MEMORY-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph stages {{[0-9.]+}} MB, after the buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB{{$}}

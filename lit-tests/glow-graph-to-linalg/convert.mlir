@@ -116,6 +116,23 @@ func.func @widened_filters(%x: tensor<1x5x5x8xf32>, %v: tensor<20x8x1x1xf32>) ->
 
 // -----
 
+// A channels-last pool whose window is the whole input (global average / max pool)
+// is a linalg.reduce over height and width into [N, C], reshaped to [N, 1, 1, C].
+// CHECK-LABEL: func.func @global_pools
+// CHECK: linalg.reduce ins(%arg0 : tensor<2x7x7x64xf32>) outs(%{{.*}} : tensor<2x64xf32>) dimensions = [1, 2]
+// CHECK: arith.addf
+// CHECK: tensor.reshape {{.*}} -> tensor<2x1x1x64xf32>
+// CHECK: linalg.reduce ins(%arg0 : tensor<2x7x7x64xf32>) outs(%{{.*}} : tensor<2x64xf32>) dimensions = [1, 2]
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.pooling
+func.func @global_pools(%x: tensor<2x7x7x64xf32>) -> (tensor<2x1x1x64xf32>, tensor<2x1x1x64xf32>) {
+  %0 = glow.graph.avg_pool %x kernel [7, 7] channels_last : tensor<2x7x7x64xf32> -> tensor<2x1x1x64xf32>
+  %1 = glow.graph.max_pool %x kernel [7, 7] channels_last : tensor<2x7x7x64xf32> -> tensor<2x1x1x64xf32>
+  return %0, %1 : tensor<2x1x1x64xf32>, tensor<2x1x1x64xf32>
+}
+
+// -----
+
 // A channels-last output row 17 wide (prime: no register tile from 7 to 14 columns
 // divides it) is computed 21 wide from 8 more zero input columns (stride 2) and the
 // 17 real columns are sliced out.

@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: glow-run %S/../glow-compile/Inputs/tiny-cnn.mlir --memory-report --memory-plot %t/arena.png | FileCheck %s
 // CHECK: {{^}}activations: planned 3264 bytes, lower bound 3264 bytes{{$}}
-// CHECK-NEXT: {{^}}activation buffers: 3648 bytes if none shared memory; placement: first fit in program order
+// CHECK-NEXT: {{^}}activation buffers: 3392 bytes if none shared memory; placement: first fit in program order
 // CHECK-NEXT: {{^}}weights: 1152 bytes; inputs and outputs: 832 bytes
 // CHECK-NEXT: {{^}}largest buffers live at the peak:
 // CHECK-NEXT: {{^}}peak resident memory: after import {{[0-9.]+}} MB, after the graph stages {{[0-9.]+}} MB, after the buffer pipeline {{[0-9.]+}} MB, after weight extraction {{[0-9.]+}} MB, after lowering to LLVM {{[0-9.]+}} MB, after code generation {{[0-9.]+}} MB, after the runs {{[0-9.]+}} MB

@@ -6,7 +6,9 @@
 //! planned arena). Each op is tiled to rows (every loop but the innermost, and the
 //! reductions, to 1) and each row vectorized whole (`transform.structured.vectorize`);
 //! a row longer than [`MAX_ROW`] elements is cut into [`LONG_ROW_TILE`]-element
-//! pieces when it is parallel.
+//! pieces when it is parallel. Reductions over outer axes into a parallel innermost
+//! one (global pools in NHWC) step through the reduced axes one at a time with the
+//! innermost axis as a vector accumulator, carried in registers.
 //!
 //! An op qualifies when its operands are static tensors, every indexing map is a
 //! projected permutation whose use of the innermost loop (if any) is its last result
@@ -116,6 +118,22 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
         }
     }
     let extents: Vec<i64> = extents.into_iter().collect::<Option<_>>()?;
+    let innermost = extents[loops - 1];
+    // Reductions over outer axes into a parallel innermost one (a global pool over
+    // height and width, channels innermost): every loop but the innermost runs one
+    // step at a time, reductions too, and the innermost is one vector accumulator
+    // (the reduction loops carry it in registers once hoisted).
+    if parallel[loops - 1] && parallel.iter().any(|p| !p) && innermost % 8 == 0 {
+        let mut sizes = vec![1; loops];
+        sizes[loops - 1] = if innermost <= MAX_ROW {
+            0
+        } else if innermost % LONG_ROW_TILE == 0 {
+            LONG_ROW_TILE
+        } else {
+            return None;
+        };
+        return Some(sizes);
+    }
     // Plain elementwise ops, every input read along the innermost loop, LLVM vectorizes
     // well; the ops it leaves scalar read a value that is invariant in the innermost
     // loop (a broadcast row statistic: softmax's max and sum, a norm's mean) or reduce
@@ -126,7 +144,6 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
     if !broadcasts && parallel[loops - 1] {
         return None;
     }
-    let innermost = extents[loops - 1];
     if innermost % 8 != 0 {
         return None;
     }
@@ -206,6 +223,9 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             "    transform.structured.vectorize %row{i} : !transform.any_op"
         );
     }
+    // Accumulators of tiled reductions (outer-axis reductions tiled to single steps):
+    // read and written by every step on tensors, hoisted into vector iter_args.
+    super::hoist_accumulators(&mut script);
     script.push_str("    transform.yield\n  }\n}\n");
     apply_transform_script(function, &script).map_err(|_| ())
 }

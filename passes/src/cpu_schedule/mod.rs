@@ -375,11 +375,24 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     // hoisting refuses any buffer that a view such as a later reshape also reads:
     // a 64x1536 @ 1536x384 matmul whose result was reshaped to 2x32x384 ran 3x slower,
     // reading and writing its accumulators on every k.)
-    script.push_str(
-        "    %scf_loops = transform.structured.match ops{[\"scf.for\"]} in %root : (!transform.any_op) -> !transform.any_op\n    transform.loop.hoist_loop_invariant_subsets %scf_loops : !transform.any_op\n",
-    );
+    hoist_accumulators(&mut script);
     script.push_str("    transform.yield\n  }\n}\n");
     script
+}
+
+/// Script lines hoisting the loop-invariant subset pairs (tensor slices and vector
+/// transfers of accumulators) of every scf.for out of it, twice: the first round
+/// hoists a loop's slice of the accumulator into an iter_arg, the second the vector
+/// transfers of that slice, which the first could not see yet. Loop-invariant code
+/// motion goes first: the vectorizer makes its padding values and indices inside the
+/// loops, and a transfer whose operands are defined in the loop is not invariant.
+pub(crate) fn hoist_accumulators(script: &mut String) {
+    for round in 0..2 {
+        let _ = writeln!(
+            script,
+            "    %scf_loops{round} = transform.structured.match ops{{[\"scf.for\"]}} in %root : (!transform.any_op) -> !transform.any_op\n    transform.apply_licm to %scf_loops{round} : !transform.any_op\n    transform.loop.hoist_loop_invariant_subsets %scf_loops{round} : !transform.any_op"
+        );
+    }
 }
 
 fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {

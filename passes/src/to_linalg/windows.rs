@@ -380,6 +380,9 @@ fn pooled<'c, 'r>(
     pool: &Pool<'c, '_>,
     init_value: Attribute<'c>,
 ) -> Value<'c, 'r> {
+    if let Some(global) = global_pooled(b, kind, input, pool, init_value) {
+        return global;
+    }
     let window = b.empty(b.tensor(&pool.kernel, pool.element));
     let init = b.zeros(pool.result_type, init_value);
     let layout = if pool.channels_last { "nhwc" } else { "nchw" };
@@ -417,6 +420,41 @@ fn pooled<'c, 'r>(
             ("dilations", b.i64_elements(&pool.dilations)),
         ],
     )
+}
+
+/// A channels-last float pool whose one window covers the whole (padded) input — a
+/// global pool, as in squeeze-excitation blocks and before classifiers — as a
+/// `linalg.reduce` over height and width into `[N, C]`, reshaped to `[N, 1, 1, C]`:
+/// projected-permutation maps, which `glow-cpu-vectorize-elementwise` turns into vector
+/// accumulators over the channels, where a pooling op's window maps stay scalar loops.
+fn global_pooled<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    kind: &str,
+    input: Value<'c, '_>,
+    pool: &Pool<'c, '_>,
+    init_value: Attribute<'c>,
+) -> Option<Value<'c, 'r>> {
+    let (shape, _) = tensor_info(input)?;
+    let output = tensor_info_of_type(pool.result_type)?;
+    let global = pool.channels_last
+        && is_float(pool.element)
+        && shape.len() == 4
+        && output.len() == 4
+        && output[1..3] == [1, 1]
+        && pool.kernel == shape[1..3]
+        && pool.dilations.iter().all(|d| *d == 1);
+    if !global {
+        return None;
+    }
+    let combiner = match kind {
+        "sum" => "arith.addf",
+        "max" => "arith.maximumf",
+        _ => return None,
+    };
+    let reduced_type = b.tensor(&[shape[0], shape[3]], pool.element);
+    let init = b.zeros(reduced_type, init_value);
+    let reduced = b.reduce(input, init, reduced_type, &[1, 2], combiner, pool.element);
+    Some(b.reshape(reduced, &output, pool.element))
 }
 
 fn max_pool<'c>(
