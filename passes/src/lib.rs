@@ -42,6 +42,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &layer_timing::TIME_LAYERS,
     &export_linalg::EXPORT_FINALIZE,
     &cpu_schedule::pack_weights::PACK_WEIGHTS,
+    &cpu_schedule::stack::STACK,
     &cpu_schedule::TILE_AND_VECTORIZE,
     &cpu_schedule::elementwise::VECTORIZE_ELEMENTWISE,
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,

@@ -18,6 +18,7 @@
 pub mod elementwise;
 pub mod pack_weights;
 pub mod pads_in_place;
+pub mod stack;
 pub mod tiles;
 
 use crate::{
@@ -105,6 +106,9 @@ struct Scheduled {
     /// Whether the op already runs inside an scf.forall (a packed-weight tile of
     /// `glow-pack-weights`), whose iterations the threads share: no second split.
     nested: bool,
+    /// Whether the op's only user is an elementwise epilogue stacked into its tiles
+    /// ([`stack`]).
+    epilogue: bool,
 }
 
 impl Tiling {
@@ -255,7 +259,35 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     match_tagged(&mut script, TAG, ops.len());
     for (i, op) in ops.iter().enumerate() {
         let fused = op.init.is_some() && op.tiling.fusable();
+        let stacked = fused && op.epilogue;
         match op.init {
+            Some(index) if stacked => {
+                // The epilogue is tiled by the register tile and the op and its init
+                // are fused into its loop: the accumulators flow into the epilogue in
+                // registers. (Fusing by extracted slices keeps the loop, so the
+                // handles inside it stay valid.)
+                let output_sizes: Vec<i64> = op
+                    .tiling
+                    .parallel
+                    .iter()
+                    .zip(&op.tiling.reduction)
+                    .filter(|(_, r)| **r == 0)
+                    .map(|(p, _)| *p)
+                    .collect();
+                let _ = writeln!(
+                    script,
+                    "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}\n    %epilogue{i} = transform.get_consumers_of_result %op{i}[0] : {any}"
+                );
+                let _ = writeln!(
+                    script,
+                    "    %epilogue_tile{i}, %forall{i} = transform.structured.tile_using_forall %epilogue{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                    list(&output_sizes)
+                );
+                let _ = writeln!(
+                    script,
+                    "    transform.structured.vectorize %epilogue_tile{i} : !transform.any_op\n    %tile{i}, %stacked{i} = transform.structured.fuse_into_containing_op %op{i} into %forall{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    %init_tile{i}, %stacked_init{i} = transform.structured.fuse_into_containing_op %init{i} into %stacked{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    transform.structured.vectorize %init_tile{i} : !transform.any_op"
+                );
+            }
             Some(index) if fused => {
                 // One scf.forall over the register tiles; the init's tile is computed
                 // inside it, so accumulators start from registers, not from memory.
@@ -352,7 +384,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
             script,
             "    transform.structured.vectorize {vectorized} : !transform.any_op"
         );
-        if fused {
+        if fused && !stacked {
             // Last: fusing replaces the forall, which invalidates handles inside it.
             let _ = writeln!(
                 script,
@@ -367,7 +399,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
     // The vectorizer writes a contraction as broadcast + mul + multi_reduction; fold
     // that back to vector.contract (lowered to outer products later).
     script.push_str(
-        "    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.reduction_to_contract\n      transform.apply_patterns.vector.transfer_permutation_patterns\n    } : !transform.any_op\n",
+        "    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.reduction_to_contract\n      transform.apply_patterns.vector.transfer_permutation_patterns\n      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers\n      transform.apply_patterns.canonicalization\n    } : !transform.any_op\n",
     );
     // The accumulators: each reduction loop reads its tile at the top and writes it at
     // the bottom; on tensors these are loop-invariant subsets, hoisted into vector
@@ -417,6 +449,8 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             .is_ok_and(|init| !crate::graph_optimize::compose_transposes::has_one_use(init));
         let init = (init_is_tileable(op, init_index) && (tiling.fusable() || !shared))
             .then_some(init_index);
+        // Kernels `glow-stack` marked, whose epilogue is still theirs alone.
+        let epilogue = op.attribute(stack::STACKED).is_ok() && stack::epilogue_of(op).is_some();
         let mut nested = false;
         let mut parent = op.parent_operation();
         while let Some(ancestor) = parent {
@@ -429,6 +463,7 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             output,
             init,
             nested,
+            epilogue,
         });
         WalkResult::Advance
     });
@@ -439,7 +474,16 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
         .value("threads")
         .and_then(|t| t.parse::<i64>().ok())
         .unwrap_or(1);
-    apply_transform_script(func, &schedule_script(&ops, threads)).map_err(|_| ())
+    apply_transform_script(func, &schedule_script(&ops, threads)).map_err(|_| ())?;
+    if ops.iter().any(|op| op.epilogue) {
+        crate::framework::apply_rules(func, &[&stack::FORWARD_WRITTEN_TILE]).map_err(|_| {
+            crate::framework::emit_error(
+                func.location(),
+                "glow-cpu-tile-and-vectorize: the rewrite did not converge",
+            );
+        })?;
+    }
+    Ok(())
 }
 
 fn hoist_vector_transfers(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
