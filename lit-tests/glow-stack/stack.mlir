@@ -145,3 +145,27 @@ func.func @refused(%a: tensor<64x64xf32>, %w: tensor<64x64xf32>, %acc: tensor<64
   } -> tensor<64x64xf32>
   return %t, %s, %sel : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+#id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
+
+// Refused: an epilogue writing booleans (a threshold mask of a convolution).
+// MARK-LABEL: func.func @boolean_result
+// MARK-NOT: glow.stack
+// MARK: return
+func.func @boolean_result(%x: tensor<1x16x16x32xf32>, %w: tensor<1x1x32x64xf32>) -> tensor<1x16x16x64xi1> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x16x32xf32>, tensor<1x1x32x64xf32>) outs(%init : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %eb = tensor.empty() : tensor<1x16x16x64xi1>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x16x16x64xf32>) outs(%eb : tensor<1x16x16x64xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %gt = arith.cmpf ogt, %in, %zero : f32
+    linalg.yield %gt : i1
+  } -> tensor<1x16x16x64xi1>
+  return %r : tensor<1x16x16x64xi1>
+}

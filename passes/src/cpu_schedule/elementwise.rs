@@ -123,6 +123,9 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
     // height and width, channels innermost): every loop but the innermost runs one
     // step at a time, reductions too, and the innermost is one vector accumulator
     // (the reduction loops carry it in registers once hoisted).
+    if parallel.iter().any(|p| !p) && !plain_reduction(op) {
+        return None;
+    }
     if parallel[loops - 1] && parallel.iter().any(|p| !p) && innermost % 8 == 0 {
         let mut sizes = vec![1; loops];
         sizes[loops - 1] = if innermost <= MAX_ROW {
@@ -163,8 +166,30 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
     (elements <= MAX_ROW).then_some(sizes)
 }
 
+/// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
+/// one result, no `linalg.index`, comparison or select (an arg-max / arg-min carries an
+/// index and picks with a select, which the vectorizer cannot reduce).
+fn plain_reduction(op: OperationRef) -> bool {
+    if op.result_count() != 1 {
+        return false;
+    }
+    let mut plain = true;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        let name = nested.name();
+        if matches!(
+            name.as_string_ref().as_str(),
+            Ok("linalg.index" | "arith.select" | "arith.cmpf" | "arith.cmpi")
+        ) {
+            plain = false;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    plain
+}
+
 /// Whether the payload of `op` gathers (`tensor.extract`).
-fn gathers(op: OperationRef) -> bool {
+pub(crate) fn gathers(op: OperationRef) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |nested| {
         if nested.name().as_string_ref().as_str() == Ok("tensor.extract") {

@@ -110,9 +110,10 @@ fn is_epilogue(user: OperationRef, result: Value) -> bool {
     let reads_result_elementwise = (0..inputs)
         .filter(|i| operand(user, *i) == Some(result))
         .all(identity);
-    // Booleans are bytes in memory but bits in a vector: a vector load of `i1` would
-    // read them packed (a miscompile), so epilogues reading them stay scalar.
-    let reads_booleans = (0..inputs).any(|i| {
+    // Booleans are bytes in memory but bits in a vector: a vector load or store of
+    // `i1` would read or write them packed (a miscompile), so epilogues reading or
+    // writing them stay scalar.
+    let reads_booleans = (0..=inputs).any(|i| {
         operand(user, i)
             .and_then(tensor_info)
             .is_some_and(|(_, element)| {
@@ -124,6 +125,7 @@ fn is_epilogue(user: OperationRef, result: Value) -> bool {
         && reads_result_elementwise
         && !reads_output(user)
         && !reads_booleans
+        && !super::elementwise::gathers(user)
 }
 
 /// The result dims of each indexing map of a generic, when every map is a projected
@@ -217,8 +219,11 @@ fn forward_written_tile<'c>(
         || !zero_indices(op, 1, tensor.len())
         || !zero_indices(write, 2, tensor.len())
         || without_units(&written) != without_units(&read)
-        || !order_preserving(op)
         || !order_preserving(write)
+        || !reads_dims_exactly(op, &tensor, &read)
+        || op
+            .parent_operation()
+            .is_some_and(|parent| name_of(parent) == "vector.mask")
     {
         return false;
     }
@@ -263,6 +268,43 @@ fn is_zero_index(value: Value) -> bool {
             && c.attribute("value")
                 .is_ok_and(|a| a.to_string() == "0 : index")
     })
+}
+
+/// Whether a transfer_read's vector dimension `j` has the size of the tensor
+/// dimension its map reads, its map keeps the dims in order, and every tensor
+/// dimension the map leaves out is a unit: then the read returns the tensor's elements
+/// in order, nothing padded.
+fn reads_dims_exactly(op: OperationRef, tensor: &[i64], read: &[i64]) -> bool {
+    let Some(dims) = map_dims(op) else {
+        return false;
+    };
+    dims.len() == read.len()
+        && dims.windows(2).all(|w| w[0] < w[1])
+        && dims
+            .iter()
+            .zip(read)
+            .all(|(d, size)| tensor.get(*d) == Some(size))
+        && (0..tensor.len()).all(|d| dims.contains(&d) || tensor[d] == 1)
+}
+
+/// The dims a transfer's permutation map reads, if every result is a dim.
+fn map_dims(op: OperationRef) -> Option<Vec<usize>> {
+    let map = op.attribute("permutation_map").ok()?;
+    // SAFETY: queries on a live affine map attribute.
+    unsafe {
+        let raw = map.to_raw();
+        if !mlir_sys::mlirAttributeIsAAffineMap(raw) {
+            return None;
+        }
+        let map = mlir_sys::mlirAffineMapAttrGetValue(raw);
+        (0..mlir_sys::mlirAffineMapGetNumResults(map))
+            .map(|r| {
+                let expression = mlir_sys::mlirAffineMapGetResult(map, r);
+                mlir_sys::mlirAffineExprIsADim(expression)
+                    .then(|| mlir_sys::mlirAffineDimExprGetPosition(expression) as usize)
+            })
+            .collect()
+    }
 }
 
 /// Whether a transfer's permutation map keeps the order of the dims it reads.

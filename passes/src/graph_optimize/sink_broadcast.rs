@@ -6,7 +6,10 @@
 //! transposes after it) sink and cancel, instead of the block running its elementwise
 //! ops in NCHW with a transpose each way (EfficientNet's SiLU, its pools, its scaling).
 
-use super::compose_transposes::{defining_op, permutation};
+use super::{
+    compose_transposes::{defining_op, permutation},
+    sink_movement::per_axis_quantized,
+};
 use crate::{
     framework::{attributes::i64_value, Rule},
     lower_nodes::builder::tensor_info,
@@ -33,6 +36,9 @@ fn rewrite<'c>(
     let Some(input) = operand(op, 0) else {
         return false;
     };
+    if per_axis_quantized(op) {
+        return false;
+    }
     let Some(transpose) = defining_op(input, "glow.graph.transpose") else {
         return false;
     };

@@ -187,12 +187,15 @@ fn users_all_sink(value: Value, kind: Kind) -> bool {
     if matches!(kind, Kind::Reshape) {
         return false;
     }
+    let Some((own, _)) = moved_from(value, kind) else {
+        return false;
+    };
     crate::quantization::ir::users(value).iter().all(|user| {
         let name = crate::framework::attributes::name_of(*user);
         SINK_RULES.iter().any(|rule| rule.root == name)
             && (0..user.operand_count()).all(|i| {
                 crate::quantization::ir::operand(*user, i).is_some_and(|operand| {
-                    moved_from(operand, kind).is_some()
+                    moved_from(operand, kind).is_some_and(|(movement, _)| movement == own)
                         || defining_op(operand, "glow.graph.splat").is_some()
                         || unary_of(operand, value)
                 })
