@@ -6,7 +6,7 @@
 //! planned arena). Each op is tiled to rows (every loop but the innermost, and the
 //! reductions, to 1) and each row vectorized whole (`transform.structured.vectorize`);
 //! a row longer than [`MAX_ROW`] elements is cut into [`LONG_ROW_TILE`]-element
-//! pieces when it is parallel. Reductions over outer axes into a parallel innermost
+//! pieces when it is parallel or reduces only along that axis. Reductions over outer axes into a parallel innermost
 //! one (global pools in NHWC) step through the reduced axes one at a time with the
 //! innermost axis as a vector accumulator, carried in registers.
 //!
@@ -159,7 +159,14 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
         .filter(|(_, s)| **s == 0)
         .map(|(e, _)| *e)
         .product();
-    if elements > MAX_ROW && parallel[loops - 1] && innermost % LONG_ROW_TILE == 0 {
+    // A long row is cut into pieces: parallel, or a reduction along the innermost axis
+    // alone (a norm's mean over 384 or 768 features), whose pieces then fold into the
+    // row's accumulator one after the other.
+    let innermost_reduction_only = !parallel[loops - 1] && parallel[..loops - 1].iter().all(|p| *p);
+    if elements > MAX_ROW
+        && (parallel[loops - 1] || innermost_reduction_only)
+        && innermost % LONG_ROW_TILE == 0
+    {
         sizes[loops - 1] = LONG_ROW_TILE;
         elements = elements / innermost * LONG_ROW_TILE;
     }

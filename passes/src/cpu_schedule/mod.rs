@@ -18,6 +18,7 @@
 pub mod elementwise;
 pub mod pack_weights;
 pub mod pads_in_place;
+pub mod row_reductions;
 pub mod stack;
 pub mod tiles;
 
