@@ -83,9 +83,10 @@ impl CpuPipeline {
     pub fn linalg_stages(&self) -> String {
         format!(
             "{}glow-lower-profiles,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-pack-weights,glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
-func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,func.func(glow-distinct-results),\
+func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise{{threads={}}}),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,func.func(glow-distinct-results),\
 one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
             self.int8_kernels.pass(),
+            self.threads.max(1),
             self.threads.max(1)
         )
     }

@@ -8,7 +8,10 @@
 //! a row longer than [`MAX_ROW`] elements is cut into [`LONG_ROW_TILE`]-element
 //! pieces when it is parallel or reduces only along that axis. Reductions over outer axes into a parallel innermost
 //! one (global pools in NHWC) step through the reduced axes one at a time with the
-//! innermost axis as a vector accumulator, carried in registers.
+//! innermost axis as a vector accumulator, carried in registers. With `threads` above
+//! 1, every generic of at least [`MIN_SHARED_ITERATIONS`] iterations (vectorized rows
+//! or not) first gets an outer scf.forall over its first outer parallel loop that the
+//! threads divide evenly, so no elementwise step runs on one core while others wait.
 //!
 //! An op qualifies when its operands are static tensors, every indexing map is a
 //! projected permutation whose use of the innermost loop (if any) is its last result
@@ -16,8 +19,10 @@
 //! of 8, the vector it makes holds at most [`MAX_ROW`] elements, and its payload has no
 //! `tensor.extract` (gathers stay scalar). Other ops are left as they are.
 
-use super::{match_tagged, schedule_dialects, set_tag_named, tile};
-use crate::framework::{apply_transform_script, PassDefinition, PassOptions};
+use super::{list, match_tagged, schedule_dialects, set_tag_named, tile};
+use crate::framework::{
+    apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions,
+};
 use melior::ir::{
     attribute::ArrayAttribute,
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -38,11 +43,23 @@ pub static VECTORIZE_ELEMENTWISE: PassDefinition = PassDefinition {
     argument: "glow-cpu-vectorize-elementwise",
     description: "Vectorize the top-level linalg.generic ops (elementwise chains, innermost-axis reductions) row by row (on tensors)",
     anchor: Some("func.func"),
-    options: &[],
+    options: &[PassOption {
+        name: "threads",
+        description: "Threads the code will run on: above 1, generics of at least 16384 elements first get an outer scf.forall that splits an outer parallel loop across the threads",
+        kind: OptionKind::Int,
+        default: Some("1"),
+    }],
     dependent_dialects: schedule_dialects,
-    validate: |_: &PassOptions| Ok(()),
+    validate: |options: &PassOptions| match options.value("threads").map(str::parse::<i64>) {
+        None | Some(Ok(1..=1024)) => Ok(()),
+        _ => Err("threads must be in 1..=1024".into()),
+    },
     run,
 };
+
+/// The fewest iterations a generic needs before its rows are shared between threads
+/// (below, the fork and join cost more than the work).
+pub const MIN_SHARED_ITERATIONS: i64 = 16384;
 
 /// The dims each operand's indexing map reads, in order, or `None` when a map is not a
 /// projected permutation of dims.
@@ -87,15 +104,9 @@ fn parallel_iterators(op: OperationRef) -> Option<Vec<bool>> {
         .collect()
 }
 
-/// The tile sizes that make `op` a vectorizable row, when it qualifies.
-fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
-    let dims = map_dims(op)?;
-    let parallel = parallel_iterators(op)?;
-    let loops = parallel.len();
-    if loops == 0 || dims.len() != op.operand_count() {
-        return None;
-    }
-    // Loop extents from the operands' static shapes.
+/// The static extent of each loop of `op`, from its operands' shapes, when every map
+/// is a projected permutation and every shape static.
+fn loop_extents(op: OperationRef, dims: &[Vec<usize>], loops: usize) -> Option<Vec<i64>> {
     let mut extents = vec![None; loops];
     for (index, operand_dims) in dims.iter().enumerate() {
         let operand = op.operand(index).ok()?;
@@ -104,20 +115,52 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
             return None;
         }
         for (k, d) in operand_dims.iter().enumerate() {
-            let size = match shape.dim_size(k).ok()? {
-                melior::ir::r#type::DimSize::Static(n) => n as i64,
+            extents[*d] = match shape.dim_size(k).ok()? {
+                melior::ir::r#type::DimSize::Static(n) => Some(n as i64),
                 _ => return None,
             };
-            extents[*d] = Some(size);
         }
-        // The innermost loop, if this operand reads along it, must be its last axis.
+    }
+    extents.into_iter().collect()
+}
+
+/// With `threads` above 1, the tile sizes of an outer scf.forall giving each thread an
+/// equal part of the first outer parallel loop that divides evenly, for a generic of
+/// at least [`MIN_SHARED_ITERATIONS`] iterations.
+fn thread_split(op: OperationRef, threads: i64) -> Option<Vec<i64>> {
+    let dims = map_dims(op)?;
+    let parallel = parallel_iterators(op)?;
+    let loops = parallel.len();
+    if threads <= 1 || loops < 2 || dims.len() != op.operand_count() {
+        return None;
+    }
+    let extents = loop_extents(op, &dims, loops)?;
+    if extents.iter().product::<i64>() < MIN_SHARED_ITERATIONS {
+        return None;
+    }
+    let d = (0..loops - 1).find(|d| parallel[*d] && extents[*d] % threads == 0)?;
+    let mut sizes = vec![0; loops];
+    sizes[d] = extents[d] / threads;
+    Some(sizes)
+}
+
+/// The tile sizes that make `op` a vectorizable row, when it qualifies.
+fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
+    let dims = map_dims(op)?;
+    let parallel = parallel_iterators(op)?;
+    let loops = parallel.len();
+    if loops == 0 || dims.len() != op.operand_count() {
+        return None;
+    }
+    let extents = loop_extents(op, &dims, loops)?;
+    // The innermost loop, if an operand reads along it, must be its last axis.
+    for operand_dims in &dims {
         if let Some(position) = operand_dims.iter().position(|d| *d == loops - 1) {
             if position + 1 != operand_dims.len() {
                 return None;
             }
         }
     }
-    let extents: Vec<i64> = extents.into_iter().collect::<Option<_>>()?;
     let innermost = extents[loops - 1];
     // Reductions over outer axes into a parallel innermost one (a global pool over
     // height and width, channels innermost): every loop but the innermost runs one
@@ -208,51 +251,57 @@ pub(crate) fn gathers(op: OperationRef) -> bool {
     found
 }
 
-fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
+    let threads = options
+        .value("threads")
+        .and_then(|t| t.parse::<i64>().ok())
+        .unwrap_or(1);
     let region = function.region(0).map_err(|_| ())?;
     let Some(block) = region.first_block() else {
         return Ok(());
     };
-    let mut tilings = Vec::new();
+    // Per tagged op: its split across threads and its row tiling, at least one given.
+    let mut schedules = Vec::new();
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if op.name().as_string_ref().as_str() != Ok("linalg.generic")
-            || op.result_count() == 0
-            || gathers(op)
-        {
+        if op.name().as_string_ref().as_str() != Ok("linalg.generic") || op.result_count() == 0 {
             continue;
         }
-        if let Some(sizes) = row_tiling(op) {
+        let rows = if gathers(op) { None } else { row_tiling(op) };
+        let split = thread_split(op, threads);
+        if rows.is_some() || split.is_some() {
             set_tag_named(op, TAG);
-            tilings.push(sizes);
+            schedules.push((split, rows));
         }
     }
-    if tilings.is_empty() {
+    if schedules.is_empty() {
         return Ok(());
     }
     let mut script = String::from(
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
-    match_tagged(&mut script, TAG, tilings.len());
-    for (i, sizes) in tilings.iter().enumerate() {
-        if sizes.iter().all(|s| *s == 0) {
+    match_tagged(&mut script, TAG, schedules.len());
+    for (i, (split, rows)) in schedules.iter().enumerate() {
+        let mut target = format!("%op{i}");
+        if let Some(sizes) = split {
             let _ = writeln!(
                 script,
-                "    transform.structured.vectorize %op{i} : !transform.any_op"
+                "    %part{i}, %forall{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                list(sizes)
             );
-            continue;
+            target = format!("%part{i}");
         }
-        tile(
-            &mut script,
-            &format!("%row{i}"),
-            &format!("%op{i}"),
-            sizes,
-            &[],
-        );
+        let Some(sizes) = rows else {
+            continue;
+        };
+        if sizes.iter().any(|s| *s != 0) {
+            tile(&mut script, &format!("%row{i}"), &target, sizes, &[]);
+            target = format!("%row{i}");
+        }
         let _ = writeln!(
             script,
-            "    transform.structured.vectorize %row{i} : !transform.any_op"
+            "    transform.structured.vectorize {target} : !transform.any_op"
         );
     }
     // Accumulators of tiled reductions (outer-axis reductions tiled to single steps):
