@@ -65,32 +65,14 @@ pub const MIN_SHARED_ITERATIONS: i64 = 16384;
 /// projected permutation of dims.
 fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
     let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
-    let mut all = Vec::new();
-    for i in 0..maps.len() {
-        let map = maps.element(i).ok()?;
-        // SAFETY: queries on a live affine map attribute and its map.
-        let dims = unsafe {
-            let raw = melior::ir::AttributeLike::to_raw(&map);
-            if !mlir_sys::mlirAttributeIsAAffineMap(raw) {
-                return None;
-            }
-            let map = mlir_sys::mlirAffineMapAttrGetValue(raw);
-            if !mlir_sys::mlirAffineMapIsProjectedPermutation(map) {
-                return None;
-            }
-            let mut dims = Vec::new();
-            for r in 0..mlir_sys::mlirAffineMapGetNumResults(map) {
-                let expression = mlir_sys::mlirAffineMapGetResult(map, r);
-                if !mlir_sys::mlirAffineExprIsADim(expression) {
-                    return None;
-                }
-                dims.push(mlir_sys::mlirAffineDimExprGetPosition(expression) as usize);
-            }
-            dims
-        };
-        all.push(dims);
-    }
-    Some(all)
+    (0..maps.len())
+        .map(|i| {
+            let dims = super::affine_map_dims(maps.element(i).ok()?)?;
+            // A projected permutation: no dim read twice.
+            let distinct = dims.iter().enumerate().all(|(k, d)| !dims[..k].contains(d));
+            distinct.then_some(dims)
+        })
+        .collect()
 }
 
 /// The iterator kinds of a linalg.generic (`true`: parallel).

@@ -150,6 +150,25 @@ fn init_is_tileable(op: OperationRef, index: usize) -> bool {
     )
 }
 
+/// The dim each result of an affine map attribute reads, when every result is a dim.
+pub(crate) fn affine_map_dims(map: melior::ir::Attribute) -> Option<Vec<usize>> {
+    // SAFETY: queries on a live attribute, checked to be an affine map first.
+    unsafe {
+        let raw = melior::ir::AttributeLike::to_raw(&map);
+        if !mlir_sys::mlirAttributeIsAAffineMap(raw) {
+            return None;
+        }
+        let map = mlir_sys::mlirAffineMapAttrGetValue(raw);
+        (0..mlir_sys::mlirAffineMapGetNumResults(map))
+            .map(|r| {
+                let expression = mlir_sys::mlirAffineMapGetResult(map, r);
+                mlir_sys::mlirAffineExprIsADim(expression)
+                    .then(|| mlir_sys::mlirAffineDimExprGetPosition(expression) as usize)
+            })
+            .collect()
+    }
+}
+
 /// Sets the unit attribute `tag` on `op` (a transform script matches the tagged ops,
 /// see [`match_tagged`]).
 pub(crate) fn set_tag_named(op: OperationRef, tag: &str) {

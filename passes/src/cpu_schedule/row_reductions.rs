@@ -12,7 +12,7 @@
 
 use crate::{
     framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule},
-    quantization::ir::{operand, result, Emitter},
+    quantization::ir::{operand, result, vector_type, Emitter},
 };
 use melior::{
     dialect::DialectHandle,
@@ -84,18 +84,6 @@ fn vector_shape(r#type: Type) -> Option<(Vec<i64>, Type)> {
         Some((
             shape,
             Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)),
-        ))
-    }
-}
-
-/// `vector<shape x element>`.
-fn vector_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    // SAFETY: a plain type constructor; the shape is copied.
-    unsafe {
-        Type::from_raw(mlir_sys::mlirVectorTypeGet(
-            shape.len() as isize,
-            shape.as_ptr(),
-            element.to_raw(),
         ))
     }
 }

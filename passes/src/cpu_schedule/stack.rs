@@ -133,24 +133,7 @@ fn is_epilogue(user: OperationRef, result: Value) -> bool {
 fn indexing_maps(op: OperationRef) -> Option<Vec<Vec<usize>>> {
     let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
     (0..maps.len())
-        .map(|i| {
-            let map = maps.element(i).ok()?;
-            // SAFETY: queries on a live affine map attribute.
-            unsafe {
-                let raw = map.to_raw();
-                if !mlir_sys::mlirAttributeIsAAffineMap(raw) {
-                    return None;
-                }
-                let map = mlir_sys::mlirAffineMapAttrGetValue(raw);
-                (0..mlir_sys::mlirAffineMapGetNumResults(map))
-                    .map(|r| {
-                        let expression = mlir_sys::mlirAffineMapGetResult(map, r);
-                        mlir_sys::mlirAffineExprIsADim(expression)
-                            .then(|| mlir_sys::mlirAffineDimExprGetPosition(expression) as usize)
-                    })
-                    .collect()
-            }
-        })
+        .map(|i| super::affine_map_dims(maps.element(i).ok()?))
         .collect()
 }
 
@@ -289,22 +272,7 @@ fn reads_dims_exactly(op: OperationRef, tensor: &[i64], read: &[i64]) -> bool {
 
 /// The dims a transfer's permutation map reads, if every result is a dim.
 fn map_dims(op: OperationRef) -> Option<Vec<usize>> {
-    let map = op.attribute("permutation_map").ok()?;
-    // SAFETY: queries on a live affine map attribute.
-    unsafe {
-        let raw = map.to_raw();
-        if !mlir_sys::mlirAttributeIsAAffineMap(raw) {
-            return None;
-        }
-        let map = mlir_sys::mlirAffineMapAttrGetValue(raw);
-        (0..mlir_sys::mlirAffineMapGetNumResults(map))
-            .map(|r| {
-                let expression = mlir_sys::mlirAffineMapGetResult(map, r);
-                mlir_sys::mlirAffineExprIsADim(expression)
-                    .then(|| mlir_sys::mlirAffineDimExprGetPosition(expression) as usize)
-            })
-            .collect()
-    }
+    super::affine_map_dims(op.attribute("permutation_map").ok()?)
 }
 
 /// Whether a transfer's permutation map keeps the order of the dims it reads.

@@ -4,7 +4,7 @@
 
 use crate::{
     framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule},
-    quantization::ir::Emitter,
+    quantization::ir::{vector_type, Emitter},
 };
 use melior::{
     dialect::DialectHandle,
@@ -49,18 +49,6 @@ fn lanes(r#type: Type) -> Option<i64> {
     unsafe {
         mlir_sys::mlirTypeIsAVector(r#type.to_raw())
             .then(|| mlir_sys::mlirShapedTypeGetDimSize(r#type.to_raw(), 0))
-    }
-}
-
-/// `vector<shape x element>`.
-fn vector_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    // SAFETY: a plain type constructor; the shape is copied.
-    unsafe {
-        Type::from_raw(mlir_sys::mlirVectorTypeGet(
-            shape.len() as isize,
-            shape.as_ptr(),
-            element.to_raw(),
-        ))
     }
 }
 

@@ -83,6 +83,18 @@ pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
     RankedTensorType::new(&dims, element, None).into()
 }
 
+/// `vector<shape x element>`.
+pub fn vector_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
+    // SAFETY: a plain type constructor; the shape is copied.
+    unsafe {
+        Type::from_raw(mlir_sys::mlirVectorTypeGet(
+            shape.len() as isize,
+            shape.as_ptr(),
+            melior::ir::TypeLike::to_raw(&element),
+        ))
+    }
+}
+
 /// The storage integers of a quantized constant: `quant.scast(glow.graph.constant)`
 /// (or an `arith.constant`), read as i64, with the constant's shape.
 pub fn quantized_constant(value: Value) -> Option<(Vec<i64>, Vec<i64>, UniformQuantization)> {
