@@ -6,6 +6,10 @@
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=ONE
 // ONE-NOT: scf.forall
+// A thread count outside 1..=1024 is a one-line error and no output file.
+// RUN: rm -f %t.mlir && not glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=0}))' -o %t.mlir 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not test -e %t.mlir
+// BAD: invalid options for pass 'glow-cpu-vectorize-elementwise': threads must be in 1..=1024
 
 #map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
