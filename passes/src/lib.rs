@@ -21,6 +21,7 @@ pub mod pipelines;
 pub mod quant_kernels;
 pub mod quantization;
 pub mod to_linalg;
+pub mod winograd;
 
 pub use framework::{run_pipeline, PipelineError};
 pub use pipelines::{CpuPipeline, Int8Kernels};
@@ -36,6 +37,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &quantization::lower_profile::LOWER_PROFILES,
     &quant_kernels::QUANT_KERNELS,
     &quant_kernels::lower_dot4::LOWER_DOT4,
+    &winograd::WINOGRAD,
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &lower_checks::LOWER_CHECKS,

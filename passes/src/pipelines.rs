@@ -63,6 +63,9 @@ pub struct CpuPipeline {
     /// Bracket each top-level operation with timing calls (`glow-time-layers`), for
     /// runners that define them (glow-run --profile-layers).
     pub time_layers: bool,
+    /// Keep 3x3 stride-1 f32 convolutions direct instead of taking Winograd kernels
+    /// (`glow-winograd`).
+    pub no_winograd: bool,
 }
 
 impl CpuPipeline {
@@ -80,14 +83,26 @@ impl CpuPipeline {
 
     /// From glow.graph to bufferized linalg: int8 micro-kernels, profile lowering,
     /// conversion to linalg, tiling, vectorization, fusion, bufferization.
+    ///
+    /// The Winograd kernels stay functions (called from the model) until the model's
+    /// own ops are tiled and vectorized, and are inlined before bufferization: inlined
+    /// early, their bodies made every function-wide transform script of the tiling
+    /// passes walk a function several times larger (ResNet-50: 2.3 -> 7.2 s).
     pub fn linalg_stages(&self) -> String {
+        let (winograd, inline_winograd) = if self.no_winograd {
+            ("", "")
+        } else {
+            ("glow-winograd,", "inline,symbol-dce,")
+        };
         format!(
-            "{}glow-lower-profiles,inline,symbol-dce,func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-pack-weights,glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
-func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise{{threads={}}}),canonicalize,cse,func.func(glow-pads-in-place),eliminate-empty-tensors,func.func(glow-distinct-results),\
+            "{}glow-lower-profiles,inline,symbol-dce,{}func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-pack-weights,glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
+func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise{{threads={}}}),canonicalize,cse,{}func.func(glow-pads-in-place),eliminate-empty-tensors,func.func(glow-distinct-results),\
 one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
             self.int8_kernels.pass(),
+            winograd,
             self.threads.max(1),
-            self.threads.max(1)
+            self.threads.max(1),
+            inline_winograd,
         )
     }
 

@@ -110,6 +110,10 @@ struct Arguments {
     /// their share (the timing calls add a little time of their own).
     #[arg(long)]
     profile_layers: bool,
+    /// Keep 3x3 stride-1 f32 convolutions direct (no Winograd F(2x2, 3x3) kernels;
+    /// results then round like the reference convolution's).
+    #[arg(long)]
+    no_winograd: bool,
 }
 
 impl Arguments {
@@ -131,6 +135,7 @@ impl Arguments {
                 std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
             }),
             time_layers: self.profile_layers,
+            no_winograd: self.no_winograd,
         })
     }
 

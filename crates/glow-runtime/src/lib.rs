@@ -82,6 +82,8 @@ pub struct Options {
     pub int8_kernels: Int8Kernels,
     /// Threads the compiled code runs on (OpenMP); 1: sequential code.
     pub threads: u32,
+    /// Keep 3x3 convolutions direct (no Winograd kernels).
+    pub no_winograd: bool,
 }
 
 impl Default for Options {
@@ -94,6 +96,7 @@ impl Default for Options {
             quantization: None,
             int8_kernels: Int8Kernels::default(),
             threads: 1,
+            no_winograd: false,
         }
     }
 }
@@ -166,6 +169,7 @@ pub fn compile(model: &Path, options: &Options) -> Result<Executable, Error> {
                 int8_kernels: options.int8_kernels,
                 threads: options.threads,
                 time_layers: false,
+                no_winograd: options.no_winograd,
             },
             arena_limit: 0,
         },

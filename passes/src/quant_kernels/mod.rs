@@ -54,12 +54,13 @@ pub static QUANT_KERNELS: PassDefinition = PassDefinition {
         kind: OptionKind::String,
         default: Some("host"),
     }],
-    dependent_dialects,
+    dependent_dialects: kernel_dialects,
     validate,
     run,
 };
 
-fn dependent_dialects() -> Vec<DialectHandle> {
+/// The dialects of generated kernels' ops (loaded before a kernel pass runs).
+pub(crate) fn kernel_dialects() -> Vec<DialectHandle> {
     // SAFETY: static descriptors of dialects linked into the binary.
     let extra = unsafe {
         [
@@ -94,14 +95,14 @@ fn validate(options: &PassOptions) -> Result<(), String> {
 }
 
 /// Inserts ops before an op of a block.
-struct Inserter<'c, 'a> {
-    context: &'c Context,
-    block: BlockRef<'c, 'a>,
-    before: OperationRef<'c, 'a>,
+pub(crate) struct Inserter<'c, 'a> {
+    pub(crate) context: &'c Context,
+    pub(crate) block: BlockRef<'c, 'a>,
+    pub(crate) before: OperationRef<'c, 'a>,
 }
 
 impl<'c, 'a> Inserter<'c, 'a> {
-    fn op(
+    pub(crate) fn op(
         &self,
         name: &str,
         operands: &[Value<'c, '_>],
@@ -124,7 +125,7 @@ impl<'c, 'a> Inserter<'c, 'a> {
         unsafe { Value::from_raw(value.to_raw()) }
     }
 
-    fn constant(&self, attribute: Attribute<'c>, r#type: Type<'c>) -> Value<'c, 'a> {
+    pub(crate) fn constant(&self, attribute: Attribute<'c>, r#type: Type<'c>) -> Value<'c, 'a> {
         self.op("arith.constant", &[], &[("value", attribute)], r#type)
     }
 }
@@ -253,7 +254,7 @@ fn replace(
 
 /// Parses `declarations` (one top-level op, or nothing) and `text` (top-level ops)
 /// as one module and moves the ops of `text` to the end of `module_block`.
-fn append_text(
+pub(crate) fn append_text(
     module_block: BlockRef,
     context: &Context,
     declarations: &str,
@@ -296,31 +297,11 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         WalkResult::Advance
     });
     let mut amx_helper = false;
-    let mut next = 0;
-    let mut taken = |context: &Context| -> String {
-        loop {
-            next += 1;
-            let name = format!("glow_int8_kernel_{next}");
-            let symbol = melior::StringRef::new(&name);
-            // SAFETY: looking up a symbol in a live module op.
-            let exists = unsafe {
-                !mlir_sys::mlirSymbolTableLookup(
-                    mlir_sys::mlirSymbolTableCreate(module.to_raw()),
-                    symbol.to_raw(),
-                )
-                .ptr
-                .is_null()
-            };
-            let _ = context;
-            if !exists {
-                return name;
-            }
-        }
-    };
+    let mut names = SymbolNames::new(module, "glow_int8_kernel");
     for raw in targets {
         // SAFETY: collected from the live module; ops are only erased after use.
         let op = unsafe { OperationRef::from_raw(raw) };
-        let name = taken(context);
+        let name = names.next();
         let Some(plan) = plan::plan(op, choice, name) else {
             continue;
         };
@@ -343,4 +324,52 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         }
     }
     Ok(())
+}
+
+/// Fresh symbol names `<prefix>_<n>` for kernels added to a module: names the module
+/// already defines are skipped.
+pub(crate) struct SymbolNames {
+    table: mlir_sys::MlirSymbolTable,
+    prefix: &'static str,
+    next: usize,
+}
+
+impl SymbolNames {
+    /// Names for kernels added to `module`.
+    pub(crate) fn new(module: OperationRef, prefix: &'static str) -> Self {
+        // SAFETY: `module` is a live op with the symbol-table trait; the table is
+        // destroyed on drop, before the pass returns.
+        let table = unsafe { mlir_sys::mlirSymbolTableCreate(module.to_raw()) };
+        Self {
+            table,
+            prefix,
+            next: 0,
+        }
+    }
+
+    /// The next name no symbol of the module has (at the time the table was built,
+    /// or added since under a name this generator gave).
+    pub(crate) fn next(&mut self) -> String {
+        loop {
+            self.next += 1;
+            let name = format!("{}_{}", self.prefix, self.next);
+            let symbol = melior::StringRef::new(&name);
+            // SAFETY: a lookup in a live symbol table.
+            let exists = unsafe {
+                !mlir_sys::mlirSymbolTableLookup(self.table, symbol.to_raw())
+                    .ptr
+                    .is_null()
+            };
+            if !exists {
+                return name;
+            }
+        }
+    }
+}
+
+impl Drop for SymbolNames {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, destroyed once.
+        unsafe { mlir_sys::mlirSymbolTableDestroy(self.table) };
+    }
 }

@@ -86,6 +86,7 @@ fn writes_a_bundle() {
         quantization: None,
         int8_kernels: Default::default(),
         int8_kernels_name: "host".into(),
+        no_winograd: false,
     })
     .expect("the bundle compiles");
     assert_eq!(summary.name, "api");

@@ -57,6 +57,10 @@ struct Arguments {
     /// (0: no limit).
     #[arg(long, default_value_t = 0)]
     max_arena_bytes: u64,
+    /// Keep 3x3 stride-1 f32 convolutions direct (no Winograd F(2x2, 3x3) kernels;
+    /// results then round like the reference convolution's).
+    #[arg(long)]
+    no_winograd: bool,
 }
 
 fn run(arguments: Arguments) -> Result<()> {
@@ -85,6 +89,7 @@ fn run(arguments: Arguments) -> Result<()> {
         max_tensor_bytes: arguments.max_tensor_bytes,
         arena_limit: arguments.max_arena_bytes,
         target_cpu: arguments.target_cpu,
+        no_winograd: arguments.no_winograd,
     })?;
     glow_run::outln!(
         "bundle {}: {} ({} bytes of weights, {} of inputs/outputs, {} of activations)",

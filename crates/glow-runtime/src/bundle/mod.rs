@@ -51,6 +51,8 @@ pub struct BundleRequest {
     pub int8_kernels: Int8Kernels,
     /// The name the user gave the int8 kernels (`host` needs this machine's CPU).
     pub int8_kernels_name: String,
+    /// Keep 3x3 convolutions direct (no Winograd kernels).
+    pub no_winograd: bool,
 }
 
 /// What [`compile_bundle`] wrote.
@@ -178,6 +180,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         // Bundles run on the caller's thread: no OpenMP runtime to link.
         threads: 1,
         time_layers: false,
+        no_winograd: arguments.no_winograd,
     };
     let prefix = match &arguments.quantization {
         Some(quantization) => format!("{},", quantization.prefix().map_err(anyhow::Error::msg)?),
