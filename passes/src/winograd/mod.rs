@@ -16,6 +16,7 @@
 
 pub mod filter;
 pub mod kernel;
+mod products;
 
 use crate::{
     framework::{emit_error, OptionKind, PassDefinition, PassOption, PassOptions},
