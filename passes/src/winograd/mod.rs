@@ -232,10 +232,36 @@ fn replace(
                 mlir_sys::mlirOperationDestroy(dead.to_raw());
             }
         }
+        let weights = producer(operand(op, 1)?);
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirOperationDestroy(op.to_raw());
+        if let Some(weights) = weights {
+            release_dead_constant(weights);
+        }
     }
     append_text(module_block, context, "", &plan.kernel.text())
+}
+
+/// Erases `constant` when nothing uses it any more and frees its `dense_resource`
+/// blob when nothing else refers to it, so that the original filters do not stay in
+/// memory beside the transformed ones (see [`crate::framework::dead_weights`]).
+fn release_dead_constant(constant: OperationRef) {
+    let Some(value) = crate::quantization::ir::result(constant, 0) else {
+        return;
+    };
+    if !users(value).is_empty() || name_of(constant) != "glow.graph.constant" {
+        return;
+    }
+    let root = glow_dialects::resources::outermost(constant);
+    let attribute = constant.attribute("value").ok();
+    // SAFETY: the constant has no users; it is erased here and not used again.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(constant.to_raw());
+        mlir_sys::mlirOperationDestroy(constant.to_raw());
+    }
+    if let Some(attribute) = attribute {
+        glow_dialects::resources::release_if_unreferenced(root, attribute);
+    }
 }
 
 fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
