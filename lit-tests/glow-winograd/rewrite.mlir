@@ -40,13 +40,14 @@ func.func @odd(%x: tensor<1x9x7x16xf32>) -> (tensor<1x7x5x16xf32>, tensor<1x7x5x
 }
 
 // Left alone: NCHW, stride 2, dilation 2, 1x1, grouped, runtime weights, input
-// channels that 16 does not divide, output channels that 16 does not divide.
+// channels that 16 does not divide, output channels that 16 does not divide, and an
+// image whose transformed input would exceed 64 MiB (1 x 512 x 512 x 64: 256 MiB).
 // CHECK-LABEL: func.func @refused
 // CHECK-NOT: call
-// CHECK-COUNT-8: glow.graph.conv2d
+// CHECK-COUNT-9: glow.graph.conv2d
 // CHECK-NOT: call
 // CHECK: return
-func.func @refused(%x: tensor<1x16x8x8xf32>, %xl: tensor<1x8x8x16xf32>, %rw: tensor<16x16x3x3xf32>, %x8: tensor<1x8x8x8xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>) {
+func.func @refused(%x: tensor<1x16x8x8xf32>, %xl: tensor<1x8x8x16xf32>, %rw: tensor<16x16x3x3xf32>, %x8: tensor<1x8x8x8xf32>, %big: tensor<1x512x512x64xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>, tensor<1x512x512x16xf32>) {
   %w = glow.graph.splat 0.5 : tensor<16x16x3x3xf32>
   %w1 = glow.graph.splat 0.5 : tensor<16x16x1x1xf32>
   %wg = glow.graph.splat 0.5 : tensor<16x8x3x3xf32>
@@ -60,7 +61,9 @@ func.func @refused(%x: tensor<1x16x8x8xf32>, %xl: tensor<1x8x8x16xf32>, %rw: ten
   %f = glow.graph.conv2d %xl, %rw pads [1, 1, 1, 1] channels_last : (tensor<1x8x8x16xf32>, tensor<16x16x3x3xf32>) -> tensor<1x8x8x16xf32>
   %g = glow.graph.conv2d %x8, %w8 pads [1, 1, 1, 1] channels_last : (tensor<1x8x8x8xf32>, tensor<16x8x3x3xf32>) -> tensor<1x8x8x16xf32>
   %h = glow.graph.conv2d %xl, %w16to8 pads [1, 1, 1, 1] channels_last : (tensor<1x8x8x16xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x8x8xf32>
-  return %a, %b, %c, %d, %e, %f, %g, %h : tensor<1x16x8x8xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>
+  %w64 = glow.graph.splat 0.5 : tensor<16x64x3x3xf32>
+  %i = glow.graph.conv2d %big, %w64 pads [1, 1, 1, 1] channels_last : (tensor<1x512x512x64xf32>, tensor<16x64x3x3xf32>) -> tensor<1x512x512x16xf32>
+  return %a, %b, %c, %d, %e, %f, %g, %h, %i : tensor<1x16x8x8xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>, tensor<1x512x512x16xf32>
 }
 
 // The kernel: the input transform's forall over (tile, 16 channels), then one forall

@@ -6,7 +6,8 @@
 //! convolution's only user (`select(x < 0, 0, x)` after glow-lower-nodes) is applied
 //! in the kernel's output transform. Layers with fewer than `min-tiles` 2x2 output
 //! tiles stay direct convolutions: there the transformed filter (16/9 of the weights)
-//! is read for too little work (ResNet-50's 7x7 layers, 16 tiles, gained nothing).
+//! is read for too little work (ResNet-50's 7x7 layers, 16 tiles, gained nothing);
+//! so do layers whose transformed input (4x the input) would exceed 64 MiB.
 //! The kernels are private functions; the CPU pipeline inlines them after tiling the
 //! model's own ops.
 //!
@@ -64,6 +65,10 @@ fn validate(options: &PassOptions) -> Result<(), String> {
         )),
     }
 }
+
+/// The largest transformed input a kernel may hold (64 MiB: a 512 x 512 x 64 image's
+/// is 256 MiB).
+const MAX_TRANSFORMED_BYTES: i64 = 64 << 20;
 
 /// One convolution the kernel takes: its geometry, the transformed filter and the bias.
 struct Plan<'c, 'a> {
@@ -136,7 +141,13 @@ fn plan<'c: 'a, 'a>(op: OperationRef<'c, 'a>, min_tiles: i64) -> Option<Plan<'c,
     let (x_shape, x_element) = tensor_info(x)?;
     let (w_shape, _) = tensor_info(operand(op, 1)?)?;
     let (y_shape, _) = tensor_info(y)?;
-    if !x_element.is_f32() || x_shape.len() != 4 || w_shape.len() != 4 {
+    let is_static = |shape: &[i64]| shape.iter().all(|d| *d > 0);
+    if !x_element.is_f32()
+        || x_shape.len() != 4
+        || w_shape.len() != 4
+        || !is_static(&x_shape)
+        || !is_static(&w_shape)
+    {
         return None;
     }
     let (filters, channels) = (w_shape[0], w_shape[1]);
@@ -161,6 +172,12 @@ fn plan<'c: 'a, 'a>(op: OperationRef<'c, 'a>, min_tiles: i64) -> Option<Plan<'c,
         || ow < 1
         || x_shape[0] * ((oh + 1) / 2) * ((ow + 1) / 2) < min_tiles
     {
+        return None;
+    }
+    // The transformed input (16 values per tile and channel, 4x the input) must stay a
+    // modest buffer: very large images keep the direct convolution.
+    let transformed_bytes = x_shape[0] * ((oh + 1) / 2) * ((ow + 1) / 2) * channels * 16 * 4;
+    if transformed_bytes > MAX_TRANSFORMED_BYTES {
         return None;
     }
     let weights = float_constant(operand(op, 1)?, (filters * channels * 9) as usize)?;
