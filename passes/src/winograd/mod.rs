@@ -13,7 +13,9 @@
 //!
 //! Numerics: the transforms add and subtract (`Bᵀ`, `Aᵀ` have entries in {-1, 0, 1},
 //! `G` in {0, ±1/2, 1}), so results differ from the direct convolution by rounding
-//! only (lit-tests/glow-winograd/execute.mlir bounds it against numpy).
+//! only (lit-tests/glow-winograd/execute.mlir bounds it against numpy). Infinite inputs
+//! are the exception: where the direct convolution gives ±inf, the transforms can
+//! subtract two infinities and give NaN.
 
 pub mod filter;
 pub mod kernel;
