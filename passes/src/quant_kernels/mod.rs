@@ -285,17 +285,7 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     let Some(module_block) = module.region(0).ok().and_then(|r| r.first_block()) else {
         return Ok(());
     };
-    let mut targets = Vec::new();
-    module.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        if matches!(
-            name.as_string_ref().as_str(),
-            Ok("glow.quant.conv2d" | "glow.quant.fully_connected")
-        ) {
-            targets.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
+    let targets = ops_named(module, &["glow.quant.conv2d", "glow.quant.fully_connected"]);
     let mut amx_helper = false;
     let mut names = SymbolNames::new(module, "glow_int8_kernel");
     for raw in targets {
@@ -324,6 +314,24 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         }
     }
     Ok(())
+}
+
+/// The ops of `module` named one of `names`, in pre-order (raw handles, so that the
+/// caller may erase each after its use).
+pub(crate) fn ops_named(module: OperationRef, names: &[&str]) -> Vec<mlir_sys::MlirOperation> {
+    let mut found = Vec::new();
+    module.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        if name
+            .as_string_ref()
+            .as_str()
+            .is_ok_and(|name| names.contains(&name))
+        {
+            found.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 /// Fresh symbol names `<prefix>_<n>` for kernels added to a module: names the module

@@ -31,9 +31,8 @@ use kernel::WinogradKernel;
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationLike, WalkOrder, WalkResult},
-        OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+        attribute::FlatSymbolRefAttribute, operation::OperationLike, OperationRef, RegionLike,
+        Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -125,11 +124,7 @@ fn plan<'c: 'a, 'a>(op: OperationRef<'c, 'a>, min_tiles: i64) -> Option<Plan<'c,
     if op.attribute("channels_last").is_err() {
         return None;
     }
-    let group = op
-        .attribute("group")
-        .ok()
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(1, |g| g.value());
+    let group = crate::framework::attributes::i64_value(op, "group").unwrap_or(1);
     let (strides, dilations, pads) = (
         i64_array(op, "strides").unwrap_or(vec![1, 1]),
         i64_array(op, "dilations").unwrap_or(vec![1, 1]),
@@ -294,13 +289,7 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     let Some(module_block) = module.region(0).ok().and_then(|r| r.first_block()) else {
         return Ok(());
     };
-    let mut targets = Vec::new();
-    module.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("glow.graph.conv2d") {
-            targets.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
+    let targets = crate::quant_kernels::ops_named(module, &["glow.graph.conv2d"]);
     let mut names = crate::quant_kernels::SymbolNames::new(module, "glow_winograd_kernel");
     for raw in targets {
         // SAFETY: collected from the live module; ops are only erased after use.
