@@ -32,6 +32,7 @@ pub mod resize;
 pub mod rules;
 pub mod scatter_generic;
 pub mod signless;
+pub mod widened_matmul;
 pub mod windows;
 
 use crate::framework::{

@@ -337,12 +337,15 @@ fn contraction<'c>(
     two_operand_named_op(name, true, context, op, rewriter)
 }
 
-rule!(MATMUL, "glow.graph.matmul", |c, o, r| contraction(
-    "linalg.matmul",
-    c,
-    o,
-    r
-));
+rule!(MATMUL, "glow.graph.matmul", |c, o, r| {
+    let widened = o
+        .operand(0)
+        .ok()
+        .and_then(tensor_info)
+        .is_some_and(|(_, e)| e.is_f32())
+        && super::widened_matmul::widened_matmul(c, o, r, zero(c, Type::float32(c)));
+    widened || contraction("linalg.matmul", c, o, r)
+});
 rule!(BATCH_MATMUL, "glow.graph.batch_matmul", |c, o, r| {
     contraction("linalg.batch_matmul", c, o, r)
 });
