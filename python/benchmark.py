@@ -7,7 +7,8 @@ resnet50_int8, mobilenetv2_int8; built into .cache/models when missing), squeeze
 (the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights),
 or a model exported by torch.onnx (torch_resnet50, torch_mobilenetv2,
 torch_efficientnet_b0, torch_squeezenet from torchvision; torch_bert, a Hugging
-Face-style BERT at MiniLM-L6's shape; python/export_torch_models.py writes them when
+Face-style BERT at MiniLM-L6's shape; torch_resnet18 and torch_vgg11 only when named;
+python/export_torch_models.py writes them when
 missing, with torch from scripts/install-torch.sh; a torch model is reported SKIPPED
 when there is no torch).
 Every row is also written as JSON (--json, default .cache/benchmark/results.json, with
@@ -66,8 +67,12 @@ SHAPES = {
     "torch_efficientnet_b0": {"input": [1, 3, 224, 224]},
     "torch_squeezenet": {"input": [1, 3, 224, 224]},
     "torch_bert": {"input_ids": [2, 32], "attention_mask": [2, 32]},
+    # Not in the default set (VGG-11's file is 531 MB): 3x3-heavy torchvision models.
+    "torch_resnet18": {"input": [1, 3, 224, 224]},
+    "torch_vgg11": {"input": [1, 3, 224, 224]},
 }
 TORCH = tuple(name for name in SHAPES if name.startswith("torch_"))
+TORCH_EXTRA = ("torch_resnet18", "torch_vgg11")
 INT8 = ("resnet50_int8", "mobilenetv2_int8")
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
 
@@ -340,7 +345,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*",
                         default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", "minilm",
-                                 *TORCH, *INT8])
+                                 *(n for n in TORCH if n not in TORCH_EXTRA), *INT8])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")

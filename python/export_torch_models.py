@@ -6,8 +6,9 @@ attention_mask of 2 x 32, the mask applied as `(1 - mask) * finfo.min`). Weights
 random (seeded): timing and correctness against onnxruntime do not need trained ones.
 
 Usage: export_torch_models.py [--output-dir DIR] [NAME ...]
-NAME is torch_resnet50, torch_mobilenetv2, torch_efficientnet_b0, torch_squeezenet or
-torch_bert (default: all), written as DIR/NAME.onnx (default .cache/models).
+NAME is torch_resnet50, torch_mobilenetv2, torch_efficientnet_b0, torch_squeezenet,
+torch_bert (the default: these five), torch_resnet18 or torch_vgg11, written as
+DIR/NAME.onnx (default .cache/models).
 
 Needs torch and torchvision: Debian's python3-torch / python3-torchvision (CPU builds;
 scripts/install-torch.sh installs them) with the system python3, or any CPU wheels.
@@ -158,9 +159,13 @@ def main():
         "torch_mobilenetv2": torchvision.models.mobilenet_v2,
         "torch_efficientnet_b0": torchvision.models.efficientnet_b0,
         "torch_squeezenet": torchvision.models.squeezenet1_0,
+        "torch_resnet18": torchvision.models.resnet18,
+        "torch_vgg11": torchvision.models.vgg11,
     }
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", default=[*vision, "torch_bert"])
+    extra = ("torch_resnet18", "torch_vgg11")  # only when named (VGG-11: 531 MB)
+    parser.add_argument("names", nargs="*",
+                        default=[*(n for n in vision if n not in extra), "torch_bert"])
     parser.add_argument("--output-dir", default=str(ROOT / ".cache" / "models"))
     arguments = parser.parse_args()
     directory = pathlib.Path(arguments.output_dir)
