@@ -37,14 +37,45 @@ pub fn erase_dead_weights(rewriter: &RewriterBase, values: &[Value]) -> i64 {
             constants.push(owner);
         }
     }
-    let mut freed = 0;
-    for constant in constants {
-        let root = glow_dialects::resources::outermost(constant);
-        let attribute = constant.attribute("value").ok();
-        rewriter.erase_op(constant);
-        if let Some(attribute) = attribute {
-            freed += glow_dialects::resources::release_if_unreferenced(root, attribute);
-        }
+    constants
+        .into_iter()
+        .map(|constant| erase_and_release(constant, |op| rewriter.erase_op(op)))
+        .sum()
+}
+
+/// [`erase_dead_weights`] for one constant, in a pass that rewrites without MLIR's
+/// greedy driver (no rewriter to tell): erases `constant` (`glow.graph.constant` or
+/// `arith.constant`) when its value has no uses and frees its blob when nothing else
+/// refers to it. Returns the bytes freed.
+pub fn release_unused_constant(constant: OperationRef) -> i64 {
+    let unused = crate::quantization::ir::result(constant, 0)
+        .is_some_and(|value| crate::quantization::ir::users(value).is_empty());
+    let is_constant = matches!(
+        constant.name().as_string_ref().as_str(),
+        Ok("glow.graph.constant" | "arith.constant")
+    );
+    if !unused || !is_constant {
+        return 0;
     }
-    freed
+    erase_and_release(constant, |op| {
+        // SAFETY: the constant has no users; it is detached, destroyed and not used again.
+        unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+            mlir_sys::mlirOperationDestroy(op.to_raw());
+        }
+    })
+}
+
+/// Erases `constant` with `erase`, then frees its `dense_resource` blob when nothing
+/// else in the module refers to it; the bytes freed.
+fn erase_and_release<'c, 'a>(
+    constant: OperationRef<'c, 'a>,
+    erase: impl FnOnce(OperationRef<'c, 'a>),
+) -> i64 {
+    let root = glow_dialects::resources::outermost(constant);
+    let attribute = constant.attribute("value").ok();
+    erase(constant);
+    attribute.map_or(0, |attribute| {
+        glow_dialects::resources::release_if_unreferenced(root, attribute)
+    })
 }

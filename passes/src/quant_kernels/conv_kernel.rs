@@ -393,15 +393,12 @@ impl ConvKernel {
                 );
             }
         }
-        t.line(i, "scf.forall.in_parallel {");
-        t.line(
-            i + 2,
+        t.end_forall(
+            i,
             &format!(
-                "tensor.parallel_insert_slice {tile} into %out[%n, %oh, {ow0}, {f0}] [1, 1, {rows}, {width}] [1, 1, 1, 1] : {tile_type} into {output}"
+                "{tile} into %out[%n, %oh, {ow0}, {f0}] [1, 1, {rows}, {width}] [1, 1, 1, 1] : {tile_type} into {output}"
             ),
         );
-        t.line(i, "}");
-        t.line(2, "}");
         result
     }
 

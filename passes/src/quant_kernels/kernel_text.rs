@@ -29,6 +29,18 @@ impl Text {
     pub fn line(&mut self, indent: usize, text: &str) {
         let _ = writeln!(self.out, "{:indent$}{text}", "", indent = indent);
     }
+
+    /// The end of an `scf.forall` whose body is at `indent` (the forall itself at
+    /// `indent - 2`): its terminator with one `tensor.parallel_insert_slice`.
+    pub fn end_forall(&mut self, indent: usize, parallel_insert: &str) {
+        self.line(indent, "scf.forall.in_parallel {");
+        self.line(
+            indent + 2,
+            &format!("tensor.parallel_insert_slice {parallel_insert}"),
+        );
+        self.line(indent, "}");
+        self.line(indent - 2, "}");
+    }
 }
 
 /// `tensor<AxBx...xelement>`.

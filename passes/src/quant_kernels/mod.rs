@@ -102,6 +102,15 @@ pub(crate) struct Inserter<'c, 'a> {
 }
 
 impl<'c, 'a> Inserter<'c, 'a> {
+    /// An inserter before `op` (`None` when `op` is in no block).
+    pub(crate) fn before(context: &'c Context, op: OperationRef<'c, 'a>) -> Option<Self> {
+        Some(Self {
+            context,
+            block: op.block()?,
+            before: op,
+        })
+    }
+
     pub(crate) fn op(
         &self,
         name: &str,
@@ -141,12 +150,7 @@ fn replace(
     plan: &plan::Plan,
     module_block: BlockRef,
 ) -> Option<()> {
-    let block = op.block()?;
-    let inserter = Inserter {
-        context,
-        block,
-        before: op,
-    };
+    let inserter = Inserter::before(context, op)?;
     let i8 = i8_type(context);
     let mut input = op.operand(0).ok()?;
     let (_, x_element) = tensor_info(input)?;

@@ -338,13 +338,8 @@ fn contraction<'c>(
 }
 
 rule!(MATMUL, "glow.graph.matmul", |c, o, r| {
-    let widened = o
-        .operand(0)
-        .ok()
-        .and_then(tensor_info)
-        .is_some_and(|(_, e)| e.is_f32())
-        && super::widened_matmul::widened_matmul(c, o, r, zero(c, Type::float32(c)));
-    widened || contraction("linalg.matmul", c, o, r)
+    super::widened_matmul::widened_matmul(c, o, r, zero(c, Type::float32(c)))
+        || contraction("linalg.matmul", c, o, r)
 });
 rule!(BATCH_MATMUL, "glow.graph.batch_matmul", |c, o, r| {
     contraction("linalg.batch_matmul", c, o, r)

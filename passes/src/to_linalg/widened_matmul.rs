@@ -34,14 +34,14 @@ pub fn widened_matmul<'c>(
     let (Ok(lhs), Ok(rhs), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
         return false;
     };
-    let (Some((x_shape, _)), Some((w_shape, element)), Some((y_shape, _))) = (
+    let (Some((x_shape, x_element)), Some((w_shape, element)), Some((y_shape, _))) = (
         tensor_info(lhs),
         tensor_info(rhs),
         tensor_info(result.into()),
     ) else {
         return false;
     };
-    if !element.is_f32() || x_shape.len() != 2 || w_shape.len() != 2 {
+    if !element.is_f32() || !x_element.is_f32() || x_shape.len() != 2 || w_shape.len() != 2 {
         return false;
     }
     let (k, n) = (w_shape[0], w_shape[1]);

@@ -274,15 +274,12 @@ impl WinogradKernel {
                 "vector.transfer_write {values}, {empty}[{c0}, {c0}] {{in_bounds = [true, true]}} : vector<16x16xf32>, {block_type}"
             ),
         );
-        t.line(i, "scf.forall.in_parallel {");
-        t.line(
-            i + 2,
+        t.end_forall(
+            i,
             &format!(
-                "tensor.parallel_insert_slice {block} into %vo[0, %p, {channel}] [16, 1, 16] [1, 1, 1] : {block_type} into {v_type}"
+                "{block} into %vo[0, %p, {channel}] [16, 1, 16] [1, 1, 1] : {block_type} into {v_type}"
             ),
         );
-        t.line(i, "}");
-        t.line(2, "}");
         result
     }
 }

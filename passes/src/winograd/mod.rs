@@ -71,11 +71,10 @@ fn validate(options: &PassOptions) -> Result<(), String> {
 /// is 256 MiB).
 const MAX_TRANSFORMED_BYTES: i64 = 64 << 20;
 
-/// One convolution the kernel takes: its geometry, the transformed filter and the bias.
+/// One convolution the kernel takes: its geometry and the transformed filter.
 struct Plan<'c, 'a> {
     kernel: WinogradKernel,
     filter: Vec<f32>,
-    bias: Vec<f32>,
     /// The value the kernel's result replaces: the convolution's, or its ReLU's.
     replaced: Value<'c, 'a>,
 }
@@ -178,10 +177,12 @@ fn plan<'c: 'a, 'a>(op: OperationRef<'c, 'a>, min_tiles: i64) -> Option<Plan<'c,
         return None;
     }
     let weights = float_constant(operand(op, 1)?, (filters * channels * 9) as usize)?;
-    let bias = match operand(op, 2) {
-        Some(b) => float_constant(b, filters as usize)?,
-        None => vec![0.0; filters as usize],
-    };
+    if operand(op, 2)
+        .and_then(tensor_info)
+        .is_some_and(|(shape, element)| shape != [filters] || !element.is_f32())
+    {
+        return None;
+    }
     let relu = fused_relu(y);
     Some(Plan {
         filter: filter::transform(
@@ -194,7 +195,6 @@ fn plan<'c: 'a, 'a>(op: OperationRef<'c, 'a>, min_tiles: i64) -> Option<Plan<'c,
             relu: relu.is_some(),
             ..kernel
         },
-        bias,
         replaced: relu.unwrap_or(y),
     })
 }
@@ -207,12 +207,7 @@ fn replace(
     plan: Plan,
     module_block: melior::ir::BlockRef,
 ) -> Option<()> {
-    let block = op.block()?;
-    let inserter = Inserter {
-        context,
-        block,
-        before: op,
-    };
+    let inserter = Inserter::before(context, op)?;
     let f32 = Type::float32(context);
     let filter_type = tensor_type(&plan.kernel.filter_shape(), f32);
     let bytes: Vec<u8> = plan.filter.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -220,12 +215,18 @@ fn replace(
         glow_dialects::elements::resource_elements(filter_type, "winograd", &bytes),
         filter_type,
     );
-    let bias_type = tensor_type(&[plan.kernel.filters], f32);
-    let bias_bytes: Vec<u8> = plan.bias.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let bias = inserter.constant(
-        crate::quantization::ir::elements_attribute(bias_type, &bias_bytes, "bias"),
-        bias_type,
-    );
+    // The convolution's own bias (any f32 tensor of the filter count), or zeros.
+    let bias = match operand(op, 2) {
+        Some(bias) => bias,
+        None => {
+            let bias_type = tensor_type(&[plan.kernel.filters], f32);
+            let zeros = vec![0u8; plan.kernel.filters as usize * 4];
+            inserter.constant(
+                crate::quantization::ir::elements_attribute(bias_type, &zeros, "bias"),
+                bias_type,
+            )
+        }
+    };
     let callee = FlatSymbolRefAttribute::new(context, &plan.kernel.name).into();
     let result = inserter.op(
         "func.call",
@@ -250,32 +251,10 @@ fn replace(
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirOperationDestroy(op.to_raw());
         if let Some(weights) = weights {
-            release_dead_constant(weights);
+            crate::framework::dead_weights::release_unused_constant(weights);
         }
     }
     append_text(module_block, context, "", &plan.kernel.text())
-}
-
-/// Erases `constant` when nothing uses it any more and frees its `dense_resource`
-/// blob when nothing else refers to it, so that the original filters do not stay in
-/// memory beside the transformed ones (see [`crate::framework::dead_weights`]).
-fn release_dead_constant(constant: OperationRef) {
-    let Some(value) = crate::quantization::ir::result(constant, 0) else {
-        return;
-    };
-    if !users(value).is_empty() || name_of(constant) != "glow.graph.constant" {
-        return;
-    }
-    let root = glow_dialects::resources::outermost(constant);
-    let attribute = constant.attribute("value").ok();
-    // SAFETY: the constant has no users; it is erased here and not used again.
-    unsafe {
-        mlir_sys::mlirOperationRemoveFromParent(constant.to_raw());
-        mlir_sys::mlirOperationDestroy(constant.to_raw());
-    }
-    if let Some(attribute) = attribute {
-        glow_dialects::resources::release_if_unreferenced(root, attribute);
-    }
 }
 
 fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {

@@ -148,15 +148,12 @@ impl WinogradKernel {
         t.line(i, &format!("scf.yield {row} : {plane_type}"));
         let i = i - 2;
         t.line(i, "}");
-        t.line(i, "scf.forall.in_parallel {");
-        t.line(
-            i + 2,
+        t.end_forall(
+            i,
             &format!(
-                "tensor.parallel_insert_slice {planes} into %yo[%n, 0, 0, {block0}, 0] [1, {oh}, {ow}, {vectors}, 16] [1, 1, 1, 1, 1] : {plane_type} into {output}"
+                "{planes} into %yo[%n, 0, 0, {block0}, 0] [1, {oh}, {ow}, {vectors}, 16] [1, 1, 1, 1, 1] : {plane_type} into {output}"
             ),
         );
-        t.line(i, "}");
-        t.line(2, "}");
         result
     }
 
