@@ -30,7 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 REGRESSIONS = ROOT / "python" / "fuzz_regressions"
 FLOAT_SPECIALS = [np.nan, np.inf, -np.inf, -0.0, 1e-40, -1e-40, 3.4e38, -3.4e38]
 UNARY = ["Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Abs", "Neg", "Erf", "Floor", "Ceil",
-         "Round", "Reciprocal"]
+         "Round", "Reciprocal", "Elu", "Selu", "Celu", "Softplus", "Softsign", "Sin", "Cos", "Atan",
+         "Sign", "ThresholdedRelu"]
 BINARY = ["Add", "Sub", "Mul", "Div", "Max", "Min", "Pow"]
 REDUCE = ["ReduceSum", "ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd"]
 # Ops whose NaN handling implementations do not agree on and ONNX does not pin down:

@@ -22,10 +22,10 @@
 // RUN: %python %S/Inputs/models.py unsupported %t/unsupported.onnx
 // RUN: not glow-import %t/unsupported.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=UNSUP-OP
 // RUN: not test -e %t/out.mlir
-// UNSUP-OP: glow-import: error: node 'hard1' (Hardmax): unsupported op (and 2 more; --list-unsupported lists them)
+// UNSUP-OP: glow-import: error: node 'det1' (Det): unsupported op (and 2 more; --list-unsupported lists them)
 // RUN: not glow-import %t/unsupported.onnx --list-unsupported 2>&1 | FileCheck %s --check-prefix=LIST
-// LIST: Hardmax (2 nodes): hard1, hard2
-// LIST-NEXT: Einsum (1 node): ein
+// LIST: Det (2 nodes): det1, det2
+// LIST-NEXT: LpPool (1 node): pool
 // LIST-NEXT: glow-import: error: 2 unsupported op type(s)
 
 // Training-mode Dropout (random masks) is refused, not silently made the identity.

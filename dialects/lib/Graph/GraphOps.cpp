@@ -523,6 +523,17 @@ GLOW_FOLD_UNARY(FloorOp, std::floor(x))
 GLOW_FOLD_UNARY(CeilOp, std::ceil(x))
 GLOW_FOLD_UNARY(RoundOp, std::nearbyint(x))
 GLOW_FOLD_UNARY(HardSwishOp, x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0)
+GLOW_FOLD_UNARY(SinOp, std::sin(x))
+GLOW_FOLD_UNARY(CosOp, std::cos(x))
+GLOW_FOLD_UNARY(TanOp, std::tan(x))
+GLOW_FOLD_UNARY(AsinOp, std::asin(x))
+GLOW_FOLD_UNARY(AcosOp, std::acos(x))
+GLOW_FOLD_UNARY(AtanOp, std::atan(x))
+GLOW_FOLD_UNARY(SinhOp, std::sinh(x))
+GLOW_FOLD_UNARY(CoshOp, std::cosh(x))
+GLOW_FOLD_UNARY(AsinhOp, std::asinh(x))
+GLOW_FOLD_UNARY(AcoshOp, std::acosh(x))
+GLOW_FOLD_UNARY(AtanhOp, std::atanh(x))
 #undef GLOW_FOLD_UNARY
 
 /// pow has no exact APFloat form; it is left to run time.
@@ -844,6 +855,10 @@ LogicalResult ArgMinOp::verify() { return verifyInference(*this); }
 //===----------------------------------------------------------------------===//
 // log_softmax / layer_norm / batch_matmul
 //===----------------------------------------------------------------------===//
+
+LogicalResult CumSumOp::verify() {
+  return checkAxis(*this, "axis", getAxis(), getType().getRank());
+}
 
 LogicalResult LogSoftMaxOp::verify() {
   return checkAxis(*this, "axis", getAxis(), getType().getRank());

@@ -19,11 +19,13 @@ macro_rules! rule {
 
 pub mod builder;
 pub mod conv_transpose;
+pub mod cumulative_sum;
 pub mod data;
 pub mod half_precision;
 pub mod index_checks;
 pub mod indexing;
 pub mod local_response_norm;
+pub mod math_functions;
 pub mod quantization;
 pub mod quantized_contraction;
 pub mod quantized_elementwise;
@@ -104,6 +106,8 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
                 &half_precision::REDUCE_SUM,
             ])
             .chain(data::RULES.iter().copied())
+            .chain(math_functions::RULES.iter().copied())
+            .chain([&cumulative_sum::CUMSUM])
             .chain(
                 if generic_scatter {
                     scatter_generic::RULES

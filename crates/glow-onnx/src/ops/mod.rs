@@ -2,12 +2,18 @@
 //! them. Each converter computes its outputs' static types, folds compile-time
 //! constants, and otherwise appends `glow.graph` ops through the typed builders.
 
+mod activations;
 mod broadcast;
+mod compose;
+mod einsum;
 mod elementwise;
 mod indexing;
+mod nd_indexing;
 mod nn;
+mod norms;
 mod quantization;
 mod quantized_compute;
+mod rearrange;
 mod reduce;
 mod shape;
 
@@ -65,6 +71,30 @@ const TABLE: &[(&str, Convert)] = &[
     ("Tanh", elementwise::tanh),
     ("Where", elementwise::r#where),
     ("Xor", elementwise::xor),
+    // elementwise functions composed of other ops, and trigonometry
+    ("Acos", activations::acos),
+    ("Acosh", activations::acosh),
+    ("Asin", activations::asin),
+    ("Asinh", activations::asinh),
+    ("Atan", activations::atan),
+    ("Atanh", activations::atanh),
+    ("Celu", activations::celu),
+    ("Cos", activations::cos),
+    ("Cosh", activations::cosh),
+    ("Elu", activations::elu),
+    ("IsInf", activations::is_inf),
+    ("Mean", activations::mean),
+    ("Mish", activations::mish),
+    ("Selu", activations::selu),
+    ("Shrink", activations::shrink),
+    ("Sign", activations::sign),
+    ("Sin", activations::sin),
+    ("Sinh", activations::sinh),
+    ("Softplus", activations::softplus),
+    ("Softsign", activations::softsign),
+    ("Swish", activations::swish),
+    ("Tan", activations::tan),
+    ("ThresholdedRelu", activations::thresholded_relu),
     // neural-network layers
     ("AveragePool", nn::average_pool),
     ("BatchNormalization", nn::batch_normalization),
@@ -94,6 +124,8 @@ const TABLE: &[(&str, Convert)] = &[
     ("Scatter", indexing::scatter_elements),
     ("ScatterElements", indexing::scatter_elements),
     ("TopK", indexing::top_k),
+    ("GatherND", nd_indexing::gather_nd),
+    ("ScatterND", nd_indexing::scatter_nd),
     // reductions
     ("ArgMax", reduce::arg_max),
     ("ArgMin", reduce::arg_min),
@@ -102,6 +134,19 @@ const TABLE: &[(&str, Convert)] = &[
     ("ReduceMin", reduce::reduce_min),
     ("ReduceProd", reduce::reduce_prod),
     ("ReduceSum", reduce::reduce_sum),
+    // norms and normalizations composed of reductions
+    ("GroupNormalization", norms::group_normalization),
+    ("LpNormalization", norms::lp_normalization),
+    (
+        "MeanVarianceNormalization",
+        norms::mean_variance_normalization,
+    ),
+    ("ReduceL1", norms::reduce_l1),
+    ("ReduceL2", norms::reduce_l2),
+    ("ReduceLogSum", norms::reduce_log_sum),
+    ("ReduceLogSumExp", norms::reduce_log_sum_exp),
+    ("ReduceSumSquare", norms::reduce_sum_square),
+    ("RMSNormalization", norms::rms_normalization),
     // shapes and data movement
     ("Concat", shape::concat),
     ("Constant", shape::constant),
@@ -120,6 +165,14 @@ const TABLE: &[(&str, Convert)] = &[
     ("Transpose", shape::transpose),
     ("Trilu", shape::trilu),
     ("Unsqueeze", shape::unsqueeze),
+    // rearrangements and encodings
+    ("CumSum", rearrange::cum_sum),
+    ("DepthToSpace", rearrange::depth_to_space),
+    ("Einsum", einsum::einsum),
+    ("EyeLike", rearrange::eye_like),
+    ("Hardmax", rearrange::hardmax),
+    ("OneHot", rearrange::one_hot),
+    ("SpaceToDepth", rearrange::space_to_depth),
 ];
 
 /// The converter of a default-domain op type.

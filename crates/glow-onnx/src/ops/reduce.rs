@@ -23,9 +23,9 @@ fn axes_input_opset(op_type: &str) -> i64 {
     }
 }
 
-fn reduce<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, build: Build) -> Converted<'c, 'a> {
-    let x = cx.input(0)?;
-    let rank = x.shape.len();
+/// The axes a Reduce* node reduces (attribute or input by opset; all when empty), or
+/// None when it is the identity (`noop_with_empty_axes` with no axes).
+pub(super) fn reduction_axes(cx: &NodeContext, rank: usize) -> Result<Option<Vec<usize>>, String> {
     let axes: Vec<i64> = if cx.opset() >= axes_input_opset(cx.node.op_type()) {
         if cx.has_input(1) {
             cx.constant_input(1, "axes")?.to_i64s()
@@ -36,14 +36,25 @@ fn reduce<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, build: Build) -> Converted<'
         cx.attr_ints("axes").unwrap_or_default()
     };
     if axes.is_empty() && cx.attr_flag("noop_with_empty_axes", false)? {
-        return Ok(vec![x]);
+        return Ok(None);
     }
-    let axes: Vec<usize> = if axes.is_empty() {
-        (0..rank).collect()
-    } else {
-        axes.iter()
-            .map(|a| normalize_axis(*a, rank))
-            .collect::<Result<_, _>>()?
+    if axes.is_empty() {
+        return Ok(Some((0..rank).collect()));
+    }
+    let mut axes = axes
+        .iter()
+        .map(|a| normalize_axis(*a, rank))
+        .collect::<Result<Vec<_>, _>>()?;
+    axes.sort_unstable();
+    axes.dedup();
+    Ok(Some(axes))
+}
+
+fn reduce<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, build: Build) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let rank = x.shape.len();
+    let Some(axes) = reduction_axes(cx, rank)? else {
+        return Ok(vec![x]);
     };
     let keep = cx.attr_flag("keepdims", true)?;
     let shape: Vec<i64> = (0..rank)

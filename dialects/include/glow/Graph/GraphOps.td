@@ -343,6 +343,19 @@ def Glow_FloorOp : Glow_UnaryOp<"floor", "round toward -inf elementwise">;
 def Glow_CeilOp : Glow_UnaryOp<"ceil", "round toward +inf elementwise">;
 def Glow_RoundOp : Glow_UnaryOp<"round", "round half to even elementwise (ONNX Round)">;
 def Glow_HardSwishOp : Glow_UnaryOp<"hard_swish", "x * min(max(x + 3, 0), 6) / 6 elementwise">;
+// Trigonometric and hyperbolic functions (ONNX Sin ... Atanh), lowered to the math
+// dialect's ops of the same names.
+def Glow_SinOp : Glow_UnaryOp<"sin", "sine elementwise (radians)">;
+def Glow_CosOp : Glow_UnaryOp<"cos", "cosine elementwise (radians)">;
+def Glow_TanOp : Glow_UnaryOp<"tan", "tangent elementwise (radians)">;
+def Glow_AsinOp : Glow_UnaryOp<"asin", "arcsine elementwise">;
+def Glow_AcosOp : Glow_UnaryOp<"acos", "arccosine elementwise">;
+def Glow_AtanOp : Glow_UnaryOp<"atan", "arctangent elementwise">;
+def Glow_SinhOp : Glow_UnaryOp<"sinh", "hyperbolic sine elementwise">;
+def Glow_CoshOp : Glow_UnaryOp<"cosh", "hyperbolic cosine elementwise">;
+def Glow_AsinhOp : Glow_UnaryOp<"asinh", "inverse hyperbolic sine elementwise">;
+def Glow_AcoshOp : Glow_UnaryOp<"acosh", "inverse hyperbolic cosine elementwise">;
+def Glow_AtanhOp : Glow_UnaryOp<"atanh", "inverse hyperbolic tangent elementwise">;
 
 class Glow_NumericUnaryOp<string mnemonic, string summaryText>
     : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
@@ -557,6 +570,25 @@ def Glow_SoftMaxOp : Glow_Graph_Op<"softmax", [Pure, SameOperandsAndResultType]>
   let arguments = (ins Glow_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs Glow_FloatTensor:$result);
   let assemblyFormat = "$input (`axis` $axis^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Glow_CumSumOp : Glow_Graph_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "running sum along one axis (ONNX CumSum)";
+  let description = [{
+    Element `i` along `axis` is the sum of elements `0..=i` (`0..i` with `exclusive`;
+    counted from the end with `reverse`).
+
+    ```mlir
+    %y = glow.graph.cumsum %x axis 1 exclusive : tensor<2x8xi64>
+    ```
+  }];
+  let arguments = (ins Glow_NumericTensor:$input, I64Attr:$axis, UnitAttr:$exclusive,
+                       UnitAttr:$reverse);
+  let results = (outs Glow_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` $axis (`exclusive` $exclusive^)? (`reverse` $reverse^)? attr-dict `:` type($result)
+  }];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,201 @@
+//! Building ONNX ops out of other `glow.graph` ops (ONNX's own function bodies, e.g.
+//! Elu, ReduceL2, DepthToSpace): elementwise arithmetic with numpy broadcasting,
+//! comparisons, selects, reductions and reshapes on [`Slot`]s, so a converter reads
+//! as the formula it implements.
+
+use super::broadcast::broadcast_to;
+use crate::{
+    builder::{NodeContext, Slot},
+    element::Element,
+    folding::broadcast_shapes,
+    tensor::TensorData,
+};
+use glow_dialects::ods::glow_graph;
+use melior::ir::Attribute;
+
+/// Elementwise binary ops.
+#[derive(Clone, Copy)]
+pub enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    /// a < b (a bool tensor)
+    Less,
+    /// a == b (a bool tensor)
+    Equal,
+    /// a or b on bools
+    Or,
+}
+
+/// Elementwise unary ops.
+#[derive(Clone, Copy)]
+pub enum Un {
+    Exp,
+    Log,
+    Tanh,
+    Sqrt,
+    Abs,
+    Neg,
+    Sigmoid,
+}
+
+/// A scalar constant of `element` (broadcast as a splat where it is used).
+pub fn scalar<'c, 'a>(element: Element, value: f64) -> Slot<'c, 'a> {
+    Slot::constant(TensorData::from_f64s(element, vec![], &[value]))
+}
+
+/// `op(a, b)` over the broadcast of both shapes.
+pub fn bin<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    op: Bin,
+    a: &Slot<'c, 'a>,
+    b: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let shape = broadcast_shapes(&a.shape, &b.shape)?;
+    let (l, r) = (broadcast_to(cx, a, &shape)?, broadcast_to(cx, b, &shape)?);
+    let (c, loc) = (cx.context, cx.location);
+    let boolean = cx.tensor_type(&shape, Element::Bool);
+    let (operation, element) = match op {
+        Bin::Add => (glow_graph::add(c, l, r, loc).into(), a.element),
+        Bin::Sub => (glow_graph::sub(c, l, r, loc).into(), a.element),
+        Bin::Mul => (glow_graph::mul(c, l, r, loc).into(), a.element),
+        Bin::Div => (glow_graph::div(c, l, r, loc).into(), a.element),
+        Bin::Max => (glow_graph::max(c, l, r, loc).into(), a.element),
+        Bin::Min => (glow_graph::min(c, l, r, loc).into(), a.element),
+        Bin::Less => (
+            glow_graph::cmp_lt(c, boolean, l, r, loc).into(),
+            Element::Bool,
+        ),
+        Bin::Equal => (
+            glow_graph::cmp_eq(c, boolean, l, r, loc).into(),
+            Element::Bool,
+        ),
+        Bin::Or => (glow_graph::or(c, l, r, loc).into(), Element::Bool),
+    };
+    Ok(Slot::value(cx.emit(operation), shape, element))
+}
+
+/// `op(a)`.
+pub fn un<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    op: Un,
+    a: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let value = cx.materialize(a)?;
+    let (c, loc) = (cx.context, cx.location);
+    let operation = match op {
+        Un::Exp => glow_graph::exp(c, value, loc).into(),
+        Un::Log => glow_graph::log(c, value, loc).into(),
+        Un::Tanh => glow_graph::tanh(c, value, loc).into(),
+        Un::Sqrt => glow_graph::sqrt(c, value, loc).into(),
+        Un::Abs => glow_graph::abs(c, value, loc).into(),
+        Un::Neg => glow_graph::neg(c, value, loc).into(),
+        Un::Sigmoid => glow_graph::sigmoid(c, value, loc).into(),
+    };
+    Ok(Slot::value(cx.emit(operation), a.shape.clone(), a.element))
+}
+
+/// `cond ? on_true : on_false` over the broadcast of all three.
+pub fn select<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    cond: &Slot<'c, 'a>,
+    on_true: &Slot<'c, 'a>,
+    on_false: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let shape = broadcast_shapes(&cond.shape, &on_true.shape)?;
+    let shape = broadcast_shapes(&shape, &on_false.shape)?;
+    let c = broadcast_to(cx, cond, &shape)?;
+    let t = broadcast_to(cx, on_true, &shape)?;
+    let f = broadcast_to(cx, on_false, &shape)?;
+    let r#type = cx.tensor_type(&shape, on_true.element);
+    let out = cx.emit(glow_graph::select(cx.context, r#type, c, t, f, cx.location).into());
+    Ok(Slot::value(out, shape, on_true.element))
+}
+
+/// Reductions.
+#[derive(Clone, Copy)]
+pub enum Reduction {
+    Sum,
+    Max,
+    Mean,
+}
+
+/// A reduction of `a` over `axes` (kept as size-1 dimensions when `keep`).
+pub fn reduce<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    kind: Reduction,
+    a: &Slot<'c, 'a>,
+    axes: &[usize],
+    keep: bool,
+) -> Result<Slot<'c, 'a>, String> {
+    let value = cx.materialize(a)?;
+    let axes_attr = cx.array_attr(&axes.iter().map(|a| *a as i64).collect::<Vec<_>>());
+    let (c, loc) = (cx.context, cx.location);
+    let unit = Attribute::unit(c);
+    // keep_dims must be set before the result type is inferred.
+    macro_rules! build {
+        ($builder:ident) => {{
+            let builder = glow_graph::$builder::new(c, loc)
+                .input(value)
+                .axes(axes_attr);
+            if keep {
+                builder.keep_dims(unit).build().into()
+            } else {
+                builder.build().into()
+            }
+        }};
+    }
+    let operation = match kind {
+        Reduction::Sum => build!(ReduceSumOperationBuilder),
+        Reduction::Max => build!(ReduceMaxOperationBuilder),
+        Reduction::Mean => build!(ReduceMeanOperationBuilder),
+    };
+    let out = cx.emit(operation);
+    let shape = cx.shape_of(out);
+    Ok(Slot::value(out, shape, a.element))
+}
+
+/// `a` with the same elements in `shape`.
+pub fn reshape<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: &Slot<'c, 'a>,
+    shape: &[i64],
+) -> Result<Slot<'c, 'a>, String> {
+    let value = super::broadcast::reshape_to(cx, a, shape)?;
+    Ok(Slot::value(value, shape.to_vec(), a.element))
+}
+
+/// `a` with its dimensions permuted (result dimension i is input dimension perm[i]).
+pub fn transpose<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: &Slot<'c, 'a>,
+    perm: &[usize],
+) -> Result<Slot<'c, 'a>, String> {
+    if perm.iter().enumerate().all(|(i, p)| i == *p) {
+        return Ok(a.clone());
+    }
+    let value = cx.materialize(a)?;
+    let shape: Vec<i64> = perm.iter().map(|p| a.shape[*p]).collect();
+    let perm: Vec<i64> = perm.iter().map(|p| *p as i64).collect();
+    let attr = cx.array_attr(&perm);
+    let out = cx.emit(glow_graph::transpose(cx.context, value, attr, cx.location).into());
+    Ok(Slot::value(out, shape, a.element))
+}
+
+/// `a` converted to `element`.
+pub fn convert<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: &Slot<'c, 'a>,
+    element: Element,
+) -> Result<Slot<'c, 'a>, String> {
+    if a.element == element {
+        return Ok(a.clone());
+    }
+    let value = cx.materialize(a)?;
+    let r#type = cx.tensor_type(&a.shape, element);
+    let out = cx.emit(glow_graph::convert(cx.context, r#type, value, cx.location).into());
+    Ok(Slot::value(out, a.shape.clone(), element))
+}
