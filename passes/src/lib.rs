@@ -5,6 +5,7 @@
 //! `builtin.module(func.func(glow-lower-nodes{keep=batch_norm}),canonicalize)`.
 #![deny(missing_docs)]
 
+pub mod byte_bools;
 pub mod channels_last;
 pub mod copies_to_linalg;
 pub mod cpu_schedule;
@@ -61,6 +62,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::lower::LOWER_INSTR,
     &instr::listing::PRINT_LISTING,
     &copies_to_linalg::COPIES_TO_LINALG,
+    &byte_bools::BYTE_BOOLS,
 ];
 
 /// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global
