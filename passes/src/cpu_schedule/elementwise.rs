@@ -27,7 +27,7 @@ use melior::ir::{
     attribute::ArrayAttribute,
     operation::{OperationLike, WalkOrder, WalkResult},
     r#type::RankedTensorType,
-    BlockLike, OperationRef, RegionLike, ShapedTypeLike, ValueLike,
+    BlockLike, OperationRef, RegionLike, ShapedTypeLike, TypeLike, ValueLike,
 };
 use std::fmt::Write;
 
@@ -126,8 +126,73 @@ fn thread_split(op: OperationRef, threads: i64) -> Option<Vec<i64>> {
     Some(sizes)
 }
 
+/// How one generic becomes vector rows: tile sizes (0 keeps a loop whole), and the
+/// vector sizes of a row whose innermost extent no vector width divides (vectorized
+/// masked, the extent rounded up to whole registers).
+struct RowSchedule {
+    sizes: Vec<i64>,
+    masked: Option<Vec<i64>>,
+}
+
+impl From<Vec<i64>> for RowSchedule {
+    fn from(sizes: Vec<i64>) -> Self {
+        Self {
+            sizes,
+            masked: None,
+        }
+    }
+}
+
+/// Rows of an innermost extent that 8 does not divide (attention over 197 or 77
+/// tokens: softmax's max, exp and sum, a norm's statistics): each row one masked
+/// vector of the extent rounded up to 16 lanes, when every other loop is parallel (so
+/// a row is exactly the innermost loop), the row fits [`MAX_ROW`], and the payload has
+/// no integer division (masked-off lanes compute on padding, which must not trap).
+fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<RowSchedule> {
+    let loops = parallel.len();
+    let lanes = (innermost + 15) / 16 * 16;
+    if innermost < 16 || lanes > MAX_ROW || !parallel[..loops - 1].iter().all(|p| *p) {
+        return None;
+    }
+    // f32 rows only (the reductions' neutral elements are written for f32).
+    let f32_only = (0..op.operand_count()).all(|i| {
+        op.operand(i)
+            .ok()
+            .and_then(|v| RankedTensorType::try_from(v.r#type()).ok())
+            .is_some_and(|t| t.element().is_f32())
+    });
+    if !f32_only {
+        return None;
+    }
+    // Masked-off lanes compute on padding: integer division there could trap.
+    let mut traps = false;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        let name = nested.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if name.starts_with("arith.")
+            && (name.contains("div") || name.contains("rem"))
+            && !name.ends_with('f')
+        {
+            traps = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    if traps {
+        return None;
+    }
+    let mut sizes = vec![1; loops];
+    sizes[loops - 1] = 0;
+    let mut vector = vec![1; loops];
+    vector[loops - 1] = lanes;
+    Some(RowSchedule {
+        sizes,
+        masked: Some(vector),
+    })
+}
+
 /// The tile sizes that make `op` a vectorizable row, when it qualifies.
-fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
+fn row_tiling(op: OperationRef) -> Option<RowSchedule> {
     let dims = map_dims(op)?;
     let parallel = parallel_iterators(op)?;
     let loops = parallel.len();
@@ -160,7 +225,7 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
         } else {
             return None;
         };
-        return Some(sizes);
+        return Some(sizes.into());
     }
     // Plain elementwise ops, every input read along the innermost loop, LLVM vectorizes
     // well; the ops it leaves scalar read a value that is invariant in the innermost
@@ -173,7 +238,7 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
         return None;
     }
     if innermost % 8 != 0 {
-        return None;
+        return masked_row(op, &parallel, innermost);
     }
     // Rows: every parallel loop but the innermost to 1; reductions whole.
     let mut sizes: Vec<i64> = parallel.iter().map(|p| i64::from(*p)).collect();
@@ -195,7 +260,7 @@ fn row_tiling(op: OperationRef) -> Option<Vec<i64>> {
         sizes[loops - 1] = LONG_ROW_TILE;
         elements = elements / innermost * LONG_ROW_TILE;
     }
-    (elements <= MAX_ROW).then_some(sizes)
+    (elements <= MAX_ROW).then_some(sizes.into())
 }
 
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
@@ -274,21 +339,37 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             );
             target = format!("%part{i}");
         }
-        let Some(sizes) = rows else {
+        let Some(RowSchedule { sizes, masked }) = rows else {
             continue;
         };
         if sizes.iter().any(|s| *s != 0) {
             tile(&mut script, &format!("%row{i}"), &target, sizes, &[]);
             target = format!("%row{i}");
         }
+        let vector_sizes = masked
+            .as_ref()
+            .map_or_else(String::new, |v| format!(" vector_sizes [{}]", list(v)));
         let _ = writeln!(
             script,
-            "    transform.structured.vectorize {target} : !transform.any_op"
+            "    transform.structured.vectorize {target}{vector_sizes} : !transform.any_op"
         );
     }
     // Accumulators of tiled reductions (outer-axis reductions tiled to single steps):
     // read and written by every step on tensors, hoisted into vector iter_args.
     super::hoist_accumulators(&mut script);
+    // Masked rows: their transfers take the mask as an operand (no vector.mask region
+    // left for bufferization to break); their reductions are unmasked below.
+    let masked = schedules
+        .iter()
+        .any(|(_, rows)| rows.as_ref().is_some_and(|r| r.masked.is_some()));
+    if masked {
+        script.push_str("    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.lower_masked_transfers\n    } : !transform.any_op\n");
+    }
     script.push_str("    transform.yield\n  }\n}\n");
-    apply_transform_script(function, &script).map_err(|_| ())
+    apply_transform_script(function, &script).map_err(|_| ())?;
+    if !masked {
+        return Ok(());
+    }
+    crate::framework::apply_rules(function, &[&super::masked_reductions::UNMASK_REDUCTION])
+        .map_err(|_| ())
 }

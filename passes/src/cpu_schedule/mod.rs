@@ -16,6 +16,7 @@
 //! ([`crate::framework::apply_transform_script`]).
 
 pub mod elementwise;
+pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
 pub mod row_reductions;

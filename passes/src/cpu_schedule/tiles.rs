@@ -89,6 +89,12 @@ fn registers(lanes: i64) -> i64 {
     (lanes + LANES - 1) / LANES
 }
 
+/// The most rows a matmul register tile of `n_tile` lanes per row takes (its
+/// accumulators must fit the registers; at most 6 rows).
+pub fn row_tile_cap(n_tile: i64) -> i64 {
+    (ACCUMULATOR_REGISTERS / registers(n_tile)).clamp(1, 6)
+}
+
 /// The register tile (output columns x output channels) of a convolution whose output
 /// rows are `ow` wide with `f` channels: of the channel widths that divide `f` (32, 16,
 /// 8 lanes), the one whose tile holds the most accumulator lanes, as rows of at most 14
@@ -160,8 +166,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
         }
         (Kernel::Matmul, [m, n], [k]) => {
             let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
-            let m_tile =
-                largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
+            let m_tile = largest_divisor_at_most(*m, row_tile_cap(n_tile));
             // Weights larger than half the L2 cache: column tiles outermost, so one
             // tile's weight columns stay cached across the row tiles (otherwise every
             // row tile streams all the weights again).
@@ -181,8 +186,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
         }
         (Kernel::BatchMatmul, [_, m, n], [_]) => {
             let n_tile = lane_tile(*n, &[64, 32, 16, 8]);
-            let m_tile =
-                largest_divisor_at_most(*m, (ACCUMULATOR_REGISTERS / registers(n_tile)).min(6));
+            let m_tile = largest_divisor_at_most(*m, row_tile_cap(n_tile));
             Some(Tiling {
                 parallel: vec![1, m_tile, n_tile, 0],
                 reduction: vec![0, 0, 0, 1],

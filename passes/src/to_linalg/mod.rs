@@ -26,6 +26,7 @@ pub mod index_checks;
 pub mod indexing;
 pub mod local_response_norm;
 pub mod math_functions;
+pub mod padded_contraction;
 pub mod quantization;
 pub mod quantized_contraction;
 pub mod quantized_elementwise;
@@ -34,7 +35,6 @@ pub mod resize;
 pub mod rules;
 pub mod scatter_generic;
 pub mod signless;
-pub mod widened_matmul;
 pub mod windows;
 
 use crate::framework::{

@@ -338,11 +338,12 @@ fn contraction<'c>(
 }
 
 rule!(MATMUL, "glow.graph.matmul", |c, o, r| {
-    super::widened_matmul::widened_matmul(c, o, r, zero(c, Type::float32(c)))
+    super::padded_contraction::padded_contraction(c, o, r, zero(c, Type::float32(c)))
         || contraction("linalg.matmul", c, o, r)
 });
 rule!(BATCH_MATMUL, "glow.graph.batch_matmul", |c, o, r| {
-    contraction("linalg.batch_matmul", c, o, r)
+    super::padded_contraction::padded_contraction(c, o, r, zero(c, Type::float32(c)))
+        || contraction("linalg.batch_matmul", c, o, r)
 });
 
 rule!(
