@@ -1,6 +1,7 @@
 //! `glow-channels-last`: the CPU layout choice, as Glow made it (its convolutions and
 //! pools were NHWC, the importer wrapped them in transposes): every NCHW conv2d of
-//! group 1 or depthwise (glow.graph or glow.quant), and every max_pool / avg_pool,
+//! group 1 or depthwise (glow.graph or glow.quant), every grouped f32 one with a
+//! constant filter (glow-grouped-conv's), and every max_pool / avg_pool,
 //! becomes
 //! transpose(op{channels_last}(transpose(x, [0, 2, 3, 1])), [0, 3, 1, 2]); then the
 //! transposes sink below elementwise ops and cancel pairwise
@@ -108,7 +109,8 @@ fn rewrite<'c>(
         let filter = op.operand(1).ok().and_then(tensor_info);
         let depthwise =
             filter.is_some_and(|(w, _)| group == x_shape[1] && w[0] == x_shape[1] && w[1] == 1);
-        if group != 1 && !depthwise {
+        // Grouped f32 convolutions with constant filters: glow-grouped-conv's kernel.
+        if group != 1 && !depthwise && !crate::grouped_conv::takes_nchw(op) {
             return false;
         }
     }

@@ -13,6 +13,7 @@ pub mod distinct_results;
 pub mod export_linalg;
 pub mod framework;
 pub mod graph_optimize;
+pub mod grouped_conv;
 pub mod instr;
 pub mod layer_timing;
 pub mod lower_checks;
@@ -39,6 +40,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &quant_kernels::QUANT_KERNELS,
     &quant_kernels::lower_dot4::LOWER_DOT4,
     &winograd::WINOGRAD,
+    &grouped_conv::GROUPED_CONV,
     &channels_last::CHANNELS_LAST,
     &to_linalg::GRAPH_TO_LINALG,
     &lower_checks::LOWER_CHECKS,
