@@ -7,7 +7,9 @@ resnet50_int8, mobilenetv2_int8; built into .cache/models when missing), squeeze
 (the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights),
 or a model exported by torch.onnx (torch_resnet50, torch_mobilenetv2,
 torch_efficientnet_b0, torch_squeezenet from torchvision; torch_bert, a Hugging
-Face-style BERT at MiniLM-L6's shape; torch_resnet18 and torch_vgg11 only when named;
+Face-style BERT at MiniLM-L6's shape; torch_resnet18, torch_vgg11, torch_vit_b_16,
+torch_swin_t, torch_convnext_tiny, torch_resnext50, torch_regnet_y_400mf and
+torch_mobilenet_v3_large only when named;
 python/export_torch_models.py writes them when
 missing, with torch from scripts/install-torch.sh; a torch model is reported SKIPPED
 when there is no torch).
@@ -67,12 +69,21 @@ SHAPES = {
     "torch_efficientnet_b0": {"input": [1, 3, 224, 224]},
     "torch_squeezenet": {"input": [1, 3, 224, 224]},
     "torch_bert": {"input_ids": [2, 32], "attention_mask": [2, 32]},
-    # Not in the default set (VGG-11's file is 531 MB): 3x3-heavy torchvision models.
+    # Not in the default set (VGG-11's file is 531 MB): 3x3-heavy torchvision models,
+    # and architectures beyond the default set (transformers, grouped convolutions).
     "torch_resnet18": {"input": [1, 3, 224, 224]},
     "torch_vgg11": {"input": [1, 3, 224, 224]},
+    "torch_vit_b_16": {"input": [1, 3, 224, 224]},
+    "torch_swin_t": {"input": [1, 3, 224, 224]},
+    "torch_convnext_tiny": {"input": [1, 3, 224, 224]},
+    "torch_resnext50": {"input": [1, 3, 224, 224]},
+    "torch_regnet_y_400mf": {"input": [1, 3, 224, 224]},
+    "torch_mobilenet_v3_large": {"input": [1, 3, 224, 224]},
 }
 TORCH = tuple(name for name in SHAPES if name.startswith("torch_"))
-TORCH_EXTRA = ("torch_resnet18", "torch_vgg11")
+TORCH_EXTRA = ("torch_resnet18", "torch_vgg11", "torch_vit_b_16", "torch_swin_t",
+               "torch_convnext_tiny", "torch_resnext50", "torch_regnet_y_400mf",
+               "torch_mobilenet_v3_large")
 INT8 = ("resnet50_int8", "mobilenetv2_int8")
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
 

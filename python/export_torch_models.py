@@ -7,8 +7,10 @@ random (seeded): timing and correctness against onnxruntime do not need trained 
 
 Usage: export_torch_models.py [--output-dir DIR] [NAME ...]
 NAME is torch_resnet50, torch_mobilenetv2, torch_efficientnet_b0, torch_squeezenet,
-torch_bert (the default: these five), torch_resnet18 or torch_vgg11, written as
-DIR/NAME.onnx (default .cache/models).
+torch_bert (the default: these five), or one named on request: torch_resnet18,
+torch_vgg11, torch_vit_b_16, torch_swin_t, torch_convnext_tiny, torch_resnext50,
+torch_regnet_y_400mf, torch_mobilenet_v3_large; written as DIR/NAME.onnx (default
+.cache/models).
 
 Needs torch and torchvision: Debian's python3-torch / python3-torchvision (CPU builds;
 scripts/install-torch.sh installs them) with the system python3, or any CPU wheels.
@@ -161,9 +163,19 @@ def main():
         "torch_squeezenet": torchvision.models.squeezenet1_0,
         "torch_resnet18": torchvision.models.resnet18,
         "torch_vgg11": torchvision.models.vgg11,
+        "torch_vit_b_16": torchvision.models.vit_b_16,
+        "torch_swin_t": torchvision.models.swin_t,
+        "torch_convnext_tiny": torchvision.models.convnext_tiny,
+        "torch_resnext50": torchvision.models.resnext50_32x4d,
+        "torch_regnet_y_400mf": torchvision.models.regnet_y_400mf,
+        "torch_mobilenet_v3_large": torchvision.models.mobilenet_v3_large,
     }
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    extra = ("torch_resnet18", "torch_vgg11")  # only when named (VGG-11: 531 MB)
+    # Only when named (VGG-11: 531 MB; the others: architectures tried as a new user
+    # would, beyond the default set).
+    extra = ("torch_resnet18", "torch_vgg11", "torch_vit_b_16", "torch_swin_t",
+             "torch_convnext_tiny", "torch_resnext50", "torch_regnet_y_400mf",
+             "torch_mobilenet_v3_large")
     parser.add_argument("names", nargs="*",
                         default=[*(n for n in vision if n not in extra), "torch_bert"])
     parser.add_argument("--output-dir", default=str(ROOT / ".cache" / "models"))

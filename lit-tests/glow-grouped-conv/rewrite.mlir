@@ -1,8 +1,14 @@
-// glow-channels-last gives grouped f32 convolutions with constant filters the NHWC
+// glow-channels-last{grouped=true} (the CPU pipeline) gives grouped f32 convolutions
+// with constant filters the NHWC
 // layout, and glow-grouped-conv replaces each with a call of a kernel looping over
 // (merged) groups of one dense linalg.conv_2d_nhwc_hwcf each; depthwise convolutions,
 // runtime filters and single groups are left to the other rules.
-// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-channels-last),glow-grouped-conv)' --mlir-elide-elementsattrs-if-larger=4 | FileCheck %s
+// RUN: glow-opt %s --pass-pipeline="builtin.module(func.func(glow-channels-last{grouped=true}),glow-grouped-conv)" --mlir-elide-elementsattrs-if-larger=4 | FileCheck %s
+// Without `grouped` (the export pipelines), grouped convolutions keep NCHW.
+// RUN: glow-opt %s --pass-pipeline="builtin.module(func.func(glow-channels-last),glow-grouped-conv)" --mlir-elide-elementsattrs-if-larger=4 | FileCheck %s --check-prefix=EXPORT
+// EXPORT-LABEL: func.func @small_groups
+// EXPORT: glow.graph.conv2d %arg0, %{{.*}}, %{{.*}} pads [1, 1, 1, 1] group 8 :
+// EXPORT-NOT: call
 
 // 8 groups of 4 channels: merged 4 at a time (16 output channels per step, 2 steps),
 // the filter block-diagonal [2, 3, 3, 16, 16].

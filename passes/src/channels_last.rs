@@ -1,7 +1,7 @@
 //! `glow-channels-last`: the CPU layout choice, as Glow made it (its convolutions and
 //! pools were NHWC, the importer wrapped them in transposes): every NCHW conv2d of
-//! group 1 or depthwise (glow.graph or glow.quant), every grouped f32 one with a
-//! constant filter (glow-grouped-conv's), and every max_pool / avg_pool,
+//! group 1 or depthwise (glow.graph or glow.quant), with `grouped` every grouped f32
+//! one with a constant filter (glow-grouped-conv's), and every max_pool / avg_pool,
 //! becomes
 //! transpose(op{channels_last}(transpose(x, [0, 2, 3, 1])), [0, 3, 1, 2]); then the
 //! transposes sink below elementwise ops and cancel pairwise
@@ -10,7 +10,9 @@
 //! Channels-last puts the channels innermost, where the CPU schedule vectorizes them.
 
 use crate::{
-    framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule},
+    framework::{
+        apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
+    },
     graph_optimize::{compose_transposes::COMPOSE_TRANSPOSES, sink_movement::SINK_RULES},
     lower_nodes::builder::tensor_info,
 };
@@ -30,10 +32,22 @@ pub static CHANNELS_LAST: PassDefinition = PassDefinition {
     description:
         "Give convolutions and pools the NHWC layout and cancel the transposes between them",
     anchor: Some("func.func"),
-    options: &[],
+    options: &[PassOption {
+        name: "grouped",
+        description: "Also grouped f32 convolutions with constant filters, for glow-grouped-conv's kernels (the CPU pipeline; exports keep them NCHW for linalg's grouped convolution)",
+        kind: OptionKind::Bool,
+        default: Some("false"),
+    }],
     dependent_dialects: || glow_dialect_handles().to_vec(),
     validate: |_: &PassOptions| Ok(()),
     run,
+};
+
+/// The grouped convolutions glow-grouped-conv takes, to their channels-last form.
+pub static GROUPED_CONV2D_TO_CHANNELS_LAST: Rule = Rule {
+    root: "glow.graph.conv2d",
+    generates: &["glow.graph.transpose", "glow.graph.conv2d"],
+    rewrite: |c, o, r| crate::grouped_conv::takes_nchw(o) && move_to_channels_last(c, o, r),
 };
 
 macro_rules! layout_rules {
@@ -82,6 +96,34 @@ fn rewrite<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
+    // Only the groupings linalg has a channels-last convolution for.
+    if matches!(
+        op.name().as_string_ref().as_str(),
+        Ok("glow.graph.conv2d" | "glow.quant.conv2d")
+    ) {
+        let group = op
+            .attribute("group")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(1, |g| g.value());
+        let input = op.operand(0).ok().and_then(tensor_info);
+        let filter = op.operand(1).ok().and_then(tensor_info);
+        let depthwise = input.zip(filter).is_some_and(|((x, _), (w, _))| {
+            x.len() == 4 && group == x[1] && w[0] == x[1] && w[1] == 1
+        });
+        if group != 1 && !depthwise {
+            return false;
+        }
+    }
+    move_to_channels_last(context, op, rewriter)
+}
+
+/// `op` between transposes, with the channels_last attribute.
+fn move_to_channels_last<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+) -> bool {
     if op.attribute("channels_last").is_ok() {
         return false;
     }
@@ -95,24 +137,6 @@ fn rewrite<'c>(
     };
     if x_shape.len() != 4 {
         return false;
-    }
-    if matches!(
-        op.name().as_string_ref().as_str(),
-        Ok("glow.graph.conv2d" | "glow.quant.conv2d")
-    ) {
-        // Only the groupings linalg has a channels-last convolution for.
-        let group = op
-            .attribute("group")
-            .ok()
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .map_or(1, |g| g.value());
-        let filter = op.operand(1).ok().and_then(tensor_info);
-        let depthwise =
-            filter.is_some_and(|(w, _)| group == x_shape[1] && w[0] == x_shape[1] && w[1] == 1);
-        // Grouped f32 convolutions with constant filters: glow-grouped-conv's kernel.
-        if group != 1 && !depthwise && !crate::grouped_conv::takes_nchw(op) {
-            return false;
-        }
     }
     rewriter.set_insertion_point_before(op);
     let Some(input_nhwc) = transpose(context, rewriter, input, &TO_NHWC, op) else {
@@ -150,7 +174,7 @@ fn rewrite<'c>(
     true
 }
 
-fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     let mut rules: Vec<&'static Rule> = vec![
         &CONV2D_TO_CHANNELS_LAST,
         &MAX_POOL_TO_CHANNELS_LAST,
@@ -159,6 +183,9 @@ fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         &QUANT_AVG_POOL_TO_CHANNELS_LAST,
         &COMPOSE_TRANSPOSES,
     ];
+    if options.flag("grouped") {
+        rules.push(&GROUPED_CONV2D_TO_CHANNELS_LAST);
+    }
     rules.extend(SINK_RULES.iter().copied());
     rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);
     rules.push(&crate::graph_optimize::sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST);

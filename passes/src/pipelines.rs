@@ -78,7 +78,7 @@ impl CpuPipeline {
     /// Graph optimization, quantization folding, node lowering and the channels-last
     /// layout, on glow.graph.
     pub fn graph_stages(&self) -> String {
-        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last)".to_string()
+        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last{grouped=true})".to_string()
     }
 
     /// From glow.graph to bufferized linalg: int8 micro-kernels, profile lowering,
