@@ -38,3 +38,21 @@
 // POSITIONS: glow.graph.cumsum %{{.*}} axis 1 exclusive reverse : tensor<2x6xi64>
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/positions.onnx --input-shape input_ids=2x6 --int-high 4 --bin %glow_bin | FileCheck %s
 // CHECK: PASS
+
+// Bad input: one line naming the node and what is wrong, exit 1, no output file.
+// RUN: %python %S/Inputs/composed_ops.py bad-einsum-label %t/bad1.onnx
+// RUN: not glow-import %t/bad1.onnx -o %t/bad1.mlir 2>&1 | FileCheck %s --check-prefix=BAD1
+// RUN: not test -e %t/bad1.mlir
+// BAD1: glow-import: error: node 'y' (Einsum): '1' is not a label (letters and ... only)
+// RUN: %python %S/Inputs/composed_ops.py bad-einsum-diagonal %t/bad2.onnx
+// RUN: not glow-import %t/bad2.onnx 2>&1 | FileCheck %s --check-prefix=BAD2
+// BAD2: glow-import: error: node 'y' (Einsum): repeated labels in 'ii' (diagonals) are not supported
+// RUN: %python %S/Inputs/composed_ops.py bad-einsum-operands %t/bad3.onnx
+// RUN: not glow-import %t/bad3.onnx 2>&1 | FileCheck %s --check-prefix=BAD3
+// BAD3: glow-import: error: node 'y' (Einsum): equation 'ij->i' names 1 operands, the node has 2
+// RUN: %python %S/Inputs/composed_ops.py bad-gather-nd-batch %t/bad4.onnx
+// RUN: not glow-import %t/bad4.onnx 2>&1 | FileCheck %s --check-prefix=BAD4
+// BAD4: glow-import: error: node 'y' (GatherND): the batch dimensions of data and indices differ
+// RUN: %python %S/Inputs/composed_ops.py bad-depth %t/bad5.onnx
+// RUN: not glow-import %t/bad5.onnx 2>&1 | FileCheck %s --check-prefix=BAD5
+// BAD5: glow-import: error: node 'y' (DepthToSpace): 8 channels are not a multiple of blocksize^2 = 9

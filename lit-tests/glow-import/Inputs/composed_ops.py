@@ -112,8 +112,27 @@ def positions(path):
          [const("pad", np.array(1, np.int64)), const("axis", np.array(1, np.int64))], path)
 
 
+def bad(path, which):
+    """Models the composed converters refuse with a one-line error."""
+    if which == "einsum-label":
+        nodes = [node("Einsum", ["a", "b"], ["y"], equation="ij,j1->i")]
+    elif which == "einsum-diagonal":
+        nodes = [node("Einsum", ["a", "b"], ["y"], equation="ii,ij->j")]
+    elif which == "einsum-operands":
+        nodes = [node("Einsum", ["a", "b"], ["y"], equation="ij->i")]
+    elif which == "gather-nd-batch":
+        nodes = [node("GatherND", ["a", "i"], ["y"], batch_dims=1)]
+    else:
+        nodes = [node("DepthToSpace", ["img"], ["y"], blocksize=3)]
+    save(nodes, [value("a", F, [3, 3]), value("b", F, [3, 3]), value("i", I64, [2, 1]),
+                 value("img", F, [1, 8, 2, 2])], [value("y", F, None)], [], path)
+
+
 KINDS = {"functions": functions, "attention-einsum": attention_einsum,
          "nd-indexing": nd_indexing, "positions": positions}
 
 if __name__ == "__main__":
-    KINDS[sys.argv[1]](sys.argv[2])
+    if sys.argv[1].startswith("bad-"):
+        bad(sys.argv[2], sys.argv[1][4:])
+    else:
+        KINDS[sys.argv[1]](sys.argv[2])
