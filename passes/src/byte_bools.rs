@@ -16,7 +16,7 @@ use crate::quantization::ir::{operand, result, vector_type, Emitter};
 use melior::{
     dialect::DialectHandle,
     ir::{
-        operation::{OperationBuilder, OperationLike},
+        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         r#type::IntegerType,
         Attribute, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
     },
@@ -166,7 +166,31 @@ fn widen_write<'c>(
     true
 }
 
+/// Whether any of the accesses this pass rewrites is in `op` (most modules have none;
+/// the rewrite driver would otherwise fold its way through the whole LLVM module).
+fn has_bool_vector_access(op: OperationRef) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        let name = nested.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        let data = match name {
+            "llvm.load" | "llvm.intr.masked.load" => result(nested, 0),
+            "llvm.store" | "llvm.intr.masked.store" => operand(nested, 0),
+            _ => None,
+        };
+        if data.is_some_and(|v| bool_vector_length(v.r#type()).is_some()) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
 fn run(op: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    if !has_bool_vector_access(op) {
+        return Ok(());
+    }
     apply_rules(op, &[&LOAD, &MASKED_LOAD, &STORE, &MASKED_STORE]).map_err(|_| {
         emit_error(
             op.location(),
