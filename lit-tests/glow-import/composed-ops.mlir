@@ -37,6 +37,16 @@
 // POSITIONS: glow.graph.cumsum %{{.*}} axis 1 : tensor<2x6xi64>
 // POSITIONS: glow.graph.cumsum %{{.*}} axis 1 exclusive reverse : tensor<2x6xi64>
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/positions.onnx --input-shape input_ids=2x6 --int-high 4 --bin %glow_bin | FileCheck %s
+// Bitwise ops on integers (BitwiseNot as xor with all ones) and the signal windows,
+// which are import-time constants.
+// RUN: %python %S/Inputs/composed_ops.py bits %t/bits.onnx
+// RUN: glow-import %t/bits.onnx | FileCheck %s --check-prefix=BITS
+// BITS: glow.graph.and %arg0, %arg1 : tensor<2x8xui8>
+// BITS: glow.graph.xor %arg2, %arg3 : tensor<5xi32>
+// BITS: %[[ONES:.*]] = glow.graph.splat 255 : tensor<2x8xui8>
+// BITS: glow.graph.xor %arg0, %[[ONES]] : tensor<2x8xui8>
+// BITS: glow.graph.constant dense<[0.000000e+00, 0.0954915{{[0-9]*}}, {{.*}}]> : tensor<10xf32>
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/bits.onnx --input-shape a=2x8 --input-shape b=2x8 --input-shape i=5 --input-shape j=5 --int-high 200 --bin %glow_bin | FileCheck %s
 // CHECK: PASS
 
 // Bad input: one line naming the node and what is wrong, exit 1, no output file.

@@ -112,6 +112,23 @@ def positions(path):
          [const("pad", np.array(1, np.int64)), const("axis", np.array(1, np.int64))], path)
 
 
+def bits(path):
+    """Bitwise ops on uint8 and int32, and the signal windows (constants)."""
+    U8, I32 = TensorProto.UINT8, TensorProto.INT32
+    nodes = [node("BitwiseAnd", ["a", "b"], ["and8"]), node("BitwiseOr", ["a", "b"], ["or8"]),
+             node("BitwiseXor", ["i", "j"], ["xor32"]), node("BitwiseNot", ["a"], ["not8"]),
+             node("BitwiseNot", ["i"], ["not32"]),
+             node("HannWindow", ["size"], ["hann"]),
+             node("HammingWindow", ["size"], ["hamming"], periodic=0),
+             node("BlackmanWindow", ["size"], ["blackman"])]
+    save(nodes, [value("a", U8, [2, 8]), value("b", U8, [2, 8]), value("i", I32, [5]),
+                 value("j", I32, [5])],
+         [value(n, U8, None) for n in ("and8", "or8", "not8")]
+         + [value(n, I32, None) for n in ("xor32", "not32")]
+         + [value(n, F, None) for n in ("hann", "hamming", "blackman")],
+         [const("size", np.array(10, np.int64))], path)
+
+
 def bad(path, which):
     """Models the composed converters refuse with a one-line error."""
     if which == "einsum-label":
@@ -128,7 +145,7 @@ def bad(path, which):
                  value("img", F, [1, 8, 2, 2])], [value("y", F, None)], [], path)
 
 
-KINDS = {"functions": functions, "attention-einsum": attention_einsum,
+KINDS = {"functions": functions, "bits": bits, "attention-einsum": attention_einsum,
          "nd-indexing": nd_indexing, "positions": positions}
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ mod quantized_compute;
 mod rearrange;
 mod reduce;
 mod shape;
+mod signal_windows;
 
 use crate::{
     builder::{Converted, NodeContext},
@@ -31,6 +32,10 @@ const TABLE: &[(&str, Convert)] = &[
     ("Add", elementwise::add),
     ("And", elementwise::and),
     ("BitShift", elementwise::bit_shift),
+    ("BitwiseAnd", elementwise::bitwise_and),
+    ("BitwiseNot", elementwise::bitwise_not),
+    ("BitwiseOr", elementwise::bitwise_or),
+    ("BitwiseXor", elementwise::bitwise_xor),
     ("Cast", elementwise::cast),
     ("CastLike", elementwise::cast_like),
     ("Ceil", elementwise::ceil),
@@ -173,6 +178,10 @@ const TABLE: &[(&str, Convert)] = &[
     ("Hardmax", rearrange::hardmax),
     ("OneHot", rearrange::one_hot),
     ("SpaceToDepth", rearrange::space_to_depth),
+    // signal windows (constants)
+    ("BlackmanWindow", signal_windows::blackman_window),
+    ("HammingWindow", signal_windows::hamming_window),
+    ("HannWindow", signal_windows::hann_window),
 ];
 
 /// The converter of a default-domain op type.

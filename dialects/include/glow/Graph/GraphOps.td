@@ -464,14 +464,15 @@ def Glow_CmpLTEOp : Glow_CompareOp<"cmp_lte", "lhs <= rhs elementwise">;
 class Glow_LogicalOp<string mnemonic, string summaryText>
     : Glow_Graph_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType, Commutative]> {
   let summary = summaryText;
-  let arguments = (ins Glow_BoolTensor:$lhs, Glow_BoolTensor:$rhs);
-  let results = (outs Glow_BoolTensor:$result);
+  // Booleans (ONNX And / Or / Xor) or integers bit by bit (BitwiseAnd / Or / Xor).
+  let arguments = (ins Glow_IntegerTensor:$lhs, Glow_IntegerTensor:$rhs);
+  let results = (outs Glow_IntegerTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
-def Glow_AndOp : Glow_LogicalOp<"and", "logical and elementwise">;
-def Glow_OrOp : Glow_LogicalOp<"or", "logical or elementwise">;
-def Glow_XorOp : Glow_LogicalOp<"xor", "logical xor elementwise">;
+def Glow_AndOp : Glow_LogicalOp<"and", "logical (bool) or bitwise (integer) and elementwise">;
+def Glow_OrOp : Glow_LogicalOp<"or", "logical (bool) or bitwise (integer) or elementwise">;
+def Glow_XorOp : Glow_LogicalOp<"xor", "logical (bool) or bitwise (integer) xor elementwise">;
 
 def Glow_NotOp : Glow_Graph_Op<"not", [Pure, Elementwise, SameOperandsAndResultType]> {
   let summary = "logical not elementwise";
