@@ -18,7 +18,7 @@ type Unary = for<'c> fn(&'c Context, Type<'c>, Value<'c, '_>, Location<'c>) -> O
 type Binary =
     for<'c> fn(&'c Context, Type<'c>, Value<'c, '_>, Value<'c, '_>, Location<'c>) -> Operation<'c>;
 
-fn small_constant(slot: &Slot) -> Option<std::rc::Rc<TensorData>> {
+pub(super) fn small_constant(slot: &Slot) -> Option<std::rc::Rc<TensorData>> {
     slot.constant.clone().filter(|c| c.len() <= FOLD_LIMIT)
 }
 
@@ -202,50 +202,6 @@ binary_op!(
 binary_op!(integer_and, and, |_, _| f64::NAN, |a, b| Ok(a & b), None);
 binary_op!(integer_or, or, |_, _| f64::NAN, |a, b| Ok(a | b), None);
 binary_op!(integer_xor, xor, |_, _| f64::NAN, |a, b| Ok(a ^ b), None);
-
-/// The Bitwise* ops take integers (not bool, not floats).
-fn integers_only(cx: &NodeContext) -> Result<(), String> {
-    for i in 0..cx.input_count() {
-        let element = cx.input(i)?.element;
-        if element.is_float() || element == Element::Bool {
-            return Err(format!(
-                "{element:?} inputs are not supported (integers only)"
-            ));
-        }
-    }
-    Ok(())
-}
-
-pub fn bitwise_and<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    integers_only(cx)?;
-    integer_and(cx)
-}
-
-pub fn bitwise_or<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    integers_only(cx)?;
-    integer_or(cx)
-}
-
-pub fn bitwise_xor<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    integers_only(cx)?;
-    integer_xor(cx)
-}
-
-/// BitwiseNot: x xor all ones.
-pub fn bitwise_not<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    integers_only(cx)?;
-    let x = cx.input(0)?;
-    if let Some(data) = small_constant(&x) {
-        let folded = folding::elementwise_int(&[&data], x.element, |v| Ok(!v[0]))?;
-        return Ok(vec![Slot::constant(folded)]);
-    }
-    let value = cx.value(0)?;
-    let r#type = cx.tensor_type(&x.shape, x.element);
-    let ones = cx.scalar_attr(x.element, -1.0);
-    let all_ones = cx.emit(glow_graph::splat(cx.context, r#type, ones, cx.location).into());
-    let out = cx.emit(glow_graph::xor(cx.context, value, all_ones, cx.location).into());
-    Ok(vec![Slot::value(out, x.shape, x.element)])
-}
 
 macro_rules! compare_op {
     ($name:ident, $builder:ident, $fold:expr, $int_fold:expr) => {

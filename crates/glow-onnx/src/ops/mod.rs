@@ -3,6 +3,7 @@
 //! constants, and otherwise appends `glow.graph` ops through the typed builders.
 
 mod activations;
+mod bitwise;
 mod broadcast;
 mod compose;
 mod einsum;
@@ -32,10 +33,10 @@ const TABLE: &[(&str, Convert)] = &[
     ("Add", elementwise::add),
     ("And", elementwise::and),
     ("BitShift", elementwise::bit_shift),
-    ("BitwiseAnd", elementwise::bitwise_and),
-    ("BitwiseNot", elementwise::bitwise_not),
-    ("BitwiseOr", elementwise::bitwise_or),
-    ("BitwiseXor", elementwise::bitwise_xor),
+    ("BitwiseAnd", bitwise::bitwise_and),
+    ("BitwiseNot", bitwise::bitwise_not),
+    ("BitwiseOr", bitwise::bitwise_or),
+    ("BitwiseXor", bitwise::bitwise_xor),
     ("Cast", elementwise::cast),
     ("CastLike", elementwise::cast_like),
     ("Ceil", elementwise::ceil),
