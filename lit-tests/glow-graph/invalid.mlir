@@ -421,7 +421,7 @@ func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) {
 // -----
 
 func.func @logic_on_floats(%a: tensor<4xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error @+1 {{must be statically shaped tensor of integer values}}
   %0 = glow.graph.and %a, %a : tensor<4xf32>
   return
 }
@@ -1077,7 +1077,7 @@ func.func @constant_type_mismatch(%f: tensor<4xf32>, %h: tensor<4xf16>, %i: tens
 // -----
 
 func.func @or_on_floats(%a: tensor<4xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error @+1 {{must be statically shaped tensor of integer values}}
   %0 = glow.graph.or %a, %a : tensor<4xf32>
   return
 }
@@ -1085,7 +1085,7 @@ func.func @or_on_floats(%a: tensor<4xf32>) {
 // -----
 
 func.func @xor_on_floats(%a: tensor<4xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error @+1 {{must be statically shaped tensor of integer values}}
   %0 = glow.graph.xor %a, %a : tensor<4xf32>
   return
 }
