@@ -285,16 +285,14 @@ fn replace(
     context: &Context,
     op: OperationRef,
     conv: &GroupedConv,
+    weights: &[f32],
     module_block: melior::ir::BlockRef,
 ) -> Option<()> {
-    let [_, kh, kw, _, _] = conv.filter_shape();
-    let count = (conv.filters * (conv.input[3] / conv.groups) * kh * kw) as usize;
-    let weights = float_constant(operand(op, 1)?, count)?;
     let inserter = Inserter::before(context, op)?;
     let f32 = Type::float32(context);
     let filter_type = tensor_type(&conv.filter_shape(), f32);
     let bytes: Vec<u8> = conv
-        .filter(&weights)
+        .filter(weights)
         .iter()
         .flat_map(|v| v.to_le_bytes())
         .collect();
@@ -353,14 +351,11 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         // Only constant filters: the block-diagonal layout is built at compile time.
         let [_, kh, kw, _, _] = conv.filter_shape();
         let count = (conv.filters * (conv.input[3] / conv.groups) * kh * kw) as usize;
-        if operand(op, 1)
-            .and_then(|w| float_constant(w, count))
-            .is_none()
-        {
+        let Some(weights) = operand(op, 1).and_then(|w| float_constant(w, count)) else {
             continue;
-        }
+        };
         conv.name = names.next();
-        if replace(context, op, &conv, module_block).is_none() {
+        if replace(context, op, &conv, &weights, module_block).is_none() {
             emit_error(
                 module.location(),
                 "glow-grouped-conv: internal error while generating a grouped convolution kernel",

@@ -174,21 +174,14 @@ fn contract<'c, 'a>(
     let rhs_order = [batch.clone(), reduced.clone(), columns.clone()].concat();
     let lhs = arrange(cx, &a, &lhs_order, &[nb, nr, nk])?;
     let rhs = arrange(cx, &b, &rhs_order, &[nb, nk, nc])?;
-    let (l, r) = (cx.materialize(&lhs)?, cx.materialize(&rhs)?);
+    // Without batch labels the product is one matmul of the 2-D operands.
     let product = if lhs.shape[0] == 1 {
-        let l = reshape(
-            cx,
-            &Slot::value(l, lhs.shape.clone(), lhs.element),
-            &lhs.shape[1..],
-        )?;
-        let r = reshape(
-            cx,
-            &Slot::value(r, rhs.shape.clone(), rhs.element),
-            &rhs.shape[1..],
-        )?;
+        let l = reshape(cx, &lhs, &lhs.shape[1..])?;
+        let r = reshape(cx, &rhs, &rhs.shape[1..])?;
         let (l, r) = (cx.materialize(&l)?, cx.materialize(&r)?);
         cx.emit(glow_graph::matmul(cx.context, l, r, cx.location).into())
     } else {
+        let (l, r) = (cx.materialize(&lhs)?, cx.materialize(&rhs)?);
         cx.emit(glow_graph::batch_matmul(cx.context, l, r, cx.location).into())
     };
     let product = Slot::value(product, cx.shape_of(product), a.slot.element);
