@@ -19,6 +19,7 @@ pub mod layer_timing;
 pub mod lower_checks;
 pub mod lower_nodes;
 pub mod memory_plan;
+pub mod outline_kernels;
 pub mod pipelines;
 pub mod quant_kernels;
 pub mod quantization;
@@ -65,6 +66,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::listing::PRINT_LISTING,
     &copies_to_linalg::COPIES_TO_LINALG,
     &byte_bools::BYTE_BOOLS,
+    &outline_kernels::OUTLINE_KERNELS,
 ];
 
 /// Registers every Glow pass, and the named `glow-cpu-pipeline`, with MLIR's global

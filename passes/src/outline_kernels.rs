@@ -1,0 +1,431 @@
+//! `glow-outline-kernels` (on buffers, before the lowering to loops): each top-level op
+//! with regions of a defined public function (a layer's tile loop, a linalg op) moves
+//! into a private function, a kernel, and a `func.call` takes its place. The kernel's
+//! arguments are the buffers and values the op uses; constants, and views whose
+//! strided layout a bare pointer cannot carry, are re-created inside it. Kernels whose
+//! text is the same (one layer shape repeated: the 12 blocks of ViT-B/16, the stages
+//! of a ResNet) become one function, so the lowering to LLVM and LLVM's optimizer and
+//! code generator work on each distinct kernel once. Kernels are `noinline`: LLVM
+//! would otherwise inline the single-call ones back into one huge function, whose
+//! dominator-tree and loop analyses cost more than linear time.
+
+use crate::framework::{emit_error, PassDefinition, PassOptions};
+use melior::{
+    dialect::DialectHandle,
+    ir::{
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::FunctionType,
+        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Operation, OperationRef,
+        RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::{MlirOperation, MlirValue};
+use std::collections::{HashMap, HashSet};
+
+/// The pass definition registered as `glow-outline-kernels`.
+pub static OUTLINE_KERNELS: PassDefinition = PassDefinition {
+    argument: "glow-outline-kernels",
+    description: "Move each top-level loop nest / linalg op of public functions into a private noinline kernel function, one function per distinct kernel",
+    anchor: Some("builtin.module"),
+    options: &[],
+    dependent_dialects: || vec![DialectHandle::func()],
+    validate: |_: &PassOptions| Ok(()),
+    run,
+};
+
+/// Ops without operands whose result is re-created inside a kernel rather than passed.
+const CONSTANTS: &[&str] = &[
+    "arith.constant",
+    "ub.poison",
+    "llvm.mlir.constant",
+    "llvm.mlir.zero",
+    "llvm.mlir.poison",
+    "llvm.mlir.undef",
+];
+
+/// Side-effect-free views re-created inside a kernel when their result has a
+/// non-identity layout (the bare-pointer calling convention of bundles passes only
+/// identity-layout buffers); their operands are captured in turn.
+const VIEWS: &[&str] = &[
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.cast",
+    "memref.transpose",
+];
+
+fn op_name(op: MlirOperation) -> String {
+    // SAFETY: `op` is a live operation.
+    let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op)) };
+    // SAFETY: MLIR's identifier text is valid for `length` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every op nested in `op`, `op` first (pre-order).
+fn nested_ops(op: MlirOperation) -> Vec<MlirOperation> {
+    unsafe extern "C" fn visit(
+        op: MlirOperation,
+        data: *mut std::ffi::c_void,
+    ) -> mlir_sys::MlirWalkResult {
+        // SAFETY: `data` is the Vec passed below, alive for the walk.
+        unsafe { (*(data as *mut Vec<MlirOperation>)).push(op) };
+        mlir_sys::MlirWalkResult_MlirWalkResultAdvance
+    }
+    let mut ops: Vec<MlirOperation> = Vec::new();
+    // SAFETY: the callback only appends to `ops`.
+    unsafe {
+        mlir_sys::mlirOperationWalk(
+            op,
+            Some(visit),
+            &mut ops as *mut Vec<MlirOperation> as *mut std::ffi::c_void,
+            mlir_sys::MlirWalkOrder_MlirWalkPreOrder,
+        )
+    };
+    ops
+}
+
+fn key(value: MlirValue) -> usize {
+    value.ptr as usize
+}
+
+/// Values defined inside `ops` (results and block arguments).
+fn defined_inside(ops: &[MlirOperation]) -> HashSet<usize> {
+    let mut inside = HashSet::new();
+    for &op in ops {
+        // SAFETY: live ops, their results, regions and blocks.
+        unsafe {
+            for i in 0..mlir_sys::mlirOperationGetNumResults(op) {
+                inside.insert(key(mlir_sys::mlirOperationGetResult(op, i)));
+            }
+            for r in 0..mlir_sys::mlirOperationGetNumRegions(op) {
+                let mut block =
+                    mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(op, r));
+                while !block.ptr.is_null() {
+                    for a in 0..mlir_sys::mlirBlockGetNumArguments(block) {
+                        inside.insert(key(mlir_sys::mlirBlockGetArgument(block, a)));
+                    }
+                    block = mlir_sys::mlirBlockGetNextInRegion(block);
+                }
+            }
+        }
+    }
+    inside
+}
+
+/// Whether `value` is a memref whose layout is not the identity.
+fn strided_memref(value: MlirValue) -> bool {
+    // SAFETY: type queries on a live value.
+    unsafe {
+        let t = mlir_sys::mlirValueGetType(value);
+        mlir_sys::mlirTypeIsAMemRef(t)
+            && !mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(t))
+    }
+}
+
+/// The kernel being built: its block, the outside values passed as its arguments and
+/// what each outside value is inside it.
+struct Kernel {
+    block: mlir_sys::MlirBlock,
+    arguments: Vec<MlirValue>,
+    inside: HashMap<usize, MlirValue>,
+    location: mlir_sys::MlirLocation,
+}
+
+impl Kernel {
+    /// `value` (defined outside) as the kernel sees it.
+    fn capture(&mut self, value: MlirValue) -> MlirValue {
+        if let Some(inside) = self.inside.get(&key(value)) {
+            return *inside;
+        }
+        // SAFETY: queries and clones of live ops; clones are appended to the kernel's
+        // block in capture order, so each definition precedes its uses.
+        let captured = unsafe {
+            let owner = if mlir_sys::mlirValueIsAOpResult(value) {
+                Some(mlir_sys::mlirOpResultGetOwner(value))
+            } else {
+                None
+            };
+            let recreate = owner.filter(|&def| {
+                let name = op_name(def);
+                let leaf = mlir_sys::mlirOperationGetNumOperands(def) == 0
+                    && mlir_sys::mlirOperationGetNumRegions(def) == 0
+                    && CONSTANTS.contains(&name.as_str());
+                let view = VIEWS.contains(&name.as_str())
+                    && mlir_sys::mlirOperationGetNumResults(def) == 1
+                    && strided_memref(value);
+                leaf || view
+            });
+            match recreate {
+                Some(def) => {
+                    let operands: Vec<MlirValue> = (0..mlir_sys::mlirOperationGetNumOperands(def))
+                        .map(|i| self.capture(mlir_sys::mlirOperationGetOperand(def, i)))
+                        .collect();
+                    let clone = mlir_sys::mlirOperationClone(def);
+                    for (i, operand) in operands.into_iter().enumerate() {
+                        mlir_sys::mlirOperationSetOperand(clone, i as isize, operand);
+                    }
+                    mlir_sys::mlirBlockAppendOwnedOperation(self.block, clone);
+                    mlir_sys::mlirOperationGetResult(
+                        clone,
+                        mlir_sys::mlirOpResultGetResultNumber(value),
+                    )
+                }
+                None => {
+                    self.arguments.push(value);
+                    mlir_sys::mlirBlockAddArgument(
+                        self.block,
+                        mlir_sys::mlirValueGetType(value),
+                        self.location,
+                    )
+                }
+            }
+        };
+        self.inside.insert(key(value), captured);
+        captured
+    }
+}
+
+/// Symbol names already in the module.
+fn symbols(body: BlockRef) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if let Some(name) = crate::framework::attributes::string(op, "sym_name") {
+            names.insert(name);
+        }
+    }
+    names
+}
+
+fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    let context_ref = module.context();
+    // SAFETY: the module's context outlives the pass.
+    let context: &Context = unsafe { context_ref.to_ref() };
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return Ok(());
+    };
+    let mut taken = symbols(body);
+    let mut functions = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let name = crate::framework::attributes::string(op, "sym_name").unwrap_or_default();
+        let public = crate::framework::attributes::string(op, "sym_visibility").is_none();
+        if op.name().as_string_ref().as_str() == Ok("func.func")
+            && public
+            && !name.starts_with("glow_")
+            && op.region(0).ok().and_then(|r| r.first_block()).is_some()
+        {
+            functions.push((op, name));
+        }
+    }
+    // Printed kernel (under a placeholder name) -> the function that has that text.
+    let mut distinct: HashMap<String, String> = HashMap::new();
+    let mut count = 0;
+    for (function, function_name) in functions {
+        let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
+            continue;
+        };
+        let mut kernels = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if op.region_count() > 0 && op.next_in_block().is_some() {
+                kernels.push(op);
+            }
+        }
+        // New kernels follow the function, in the order of their first call.
+        let mut last = function;
+        for op in kernels {
+            let mut fresh_name = || loop {
+                let name = format!("{function_name}_kernel_{count}");
+                count += 1;
+                if taken.insert(name.clone()) {
+                    return name;
+                }
+            };
+            match outline(context, block, op, &mut distinct, &mut fresh_name) {
+                Some(Outlined::New(kernel)) => last = body.insert_operation_after(last, kernel),
+                Some(Outlined::Existing) => {}
+                None => {
+                    emit_error(
+                        op.location(),
+                        "glow-outline-kernels: internal error: the kernel function did not build",
+                    );
+                    return Err(());
+                }
+            }
+        }
+        erase_unused_views(block);
+    }
+    Ok(())
+}
+
+/// Erases the views that only kernels used (each kernel re-created its own).
+fn erase_unused_views(block: BlockRef) {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    // Last first: a view of a view goes before the view it reads.
+    for op in ops.into_iter().rev() {
+        let name = op.name();
+        let view = VIEWS.contains(&name.as_string_ref().as_str().unwrap_or(""));
+        // SAFETY: use queries on a live op's results; an op without users is erased.
+        let unused = (0..op.result_count()).all(|i| {
+            op.result(i)
+                .is_ok_and(|r| unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()).ptr.is_null() })
+        });
+        if view && unused {
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        }
+    }
+}
+
+/// What outlining one op made.
+enum Outlined<'c> {
+    /// A new kernel function, to be inserted into the module.
+    New(Operation<'c>),
+    /// The op's kernel has the text of an earlier one, which the call now names.
+    Existing,
+}
+
+/// Moves `op` (top level in `block`) into a kernel function and calls it in its place.
+fn outline<'c>(
+    context: &'c Context,
+    block: BlockRef<'c, '_>,
+    op: OperationRef<'c, '_>,
+    distinct: &mut HashMap<String, String>,
+    fresh_name: &mut dyn FnMut() -> String,
+) -> Option<Outlined<'c>> {
+    let location = op.location();
+    let ops = nested_ops(op.to_raw());
+    let inside = defined_inside(&ops);
+    // SAFETY: a new block, owned by the kernel's region below.
+    let kernel_block = unsafe { mlir_sys::mlirBlockCreate(0, std::ptr::null(), std::ptr::null()) };
+    let mut kernel = Kernel {
+        block: kernel_block,
+        arguments: Vec::new(),
+        inside: HashMap::new(),
+        location: location.to_raw(),
+    };
+    let mut remaps = Vec::new();
+    for &nested in &ops {
+        // SAFETY: operands of live ops.
+        for i in 0..unsafe { mlir_sys::mlirOperationGetNumOperands(nested) } {
+            let operand = unsafe { mlir_sys::mlirOperationGetOperand(nested, i) };
+            if !inside.contains(&key(operand)) {
+                remaps.push((nested, i, kernel.capture(operand)));
+            }
+        }
+    }
+    let result_types: Vec<Type> = (0..op.result_count())
+        .filter_map(|i| op.result(i).ok().map(|r| r.r#type()))
+        .collect();
+    let arguments: Vec<Value> = kernel
+        .arguments
+        .iter()
+        // SAFETY: values of the live function.
+        .map(|v| unsafe { Value::from_raw(*v) })
+        .collect();
+    let argument_types: Vec<Type> = arguments.iter().map(|v| v.r#type()).collect();
+    let call = OperationBuilder::new("func.call", location)
+        .add_operands(&arguments)
+        .add_results(&result_types)
+        .add_attributes(&[(
+            Identifier::new(context, "callee"),
+            FlatSymbolRefAttribute::new(context, "glow_kernel").into(),
+        )])
+        .build()
+        .ok()?;
+    let call = block.insert_operation_before(op, call);
+    // SAFETY: the call's results have the op's result types; the op then moves into
+    // the kernel's block, its outside operands replaced by what the kernel sees, and
+    // the kernel returns its results.
+    unsafe {
+        for i in 0..op.result_count() {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(
+                op.result(i).ok()?.to_raw(),
+                call.result(i).ok()?.to_raw(),
+            );
+        }
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(kernel_block, op.to_raw());
+        for (nested, i, value) in remaps {
+            mlir_sys::mlirOperationSetOperand(nested, i, value);
+        }
+    }
+    let moved = unsafe { OperationRef::from_raw(op.to_raw()) };
+    let results: Vec<Value> = (0..moved.result_count())
+        .filter_map(|i| moved.result(i).ok().map(Into::into))
+        .collect();
+    let ret = OperationBuilder::new("func.return", location)
+        .add_operands(&results)
+        .build()
+        .ok()?;
+    // SAFETY: appending an owned op to the kernel's block.
+    unsafe { mlir_sys::mlirBlockAppendOwnedOperation(kernel_block, ret.into_raw()) };
+    let region = melior::ir::Region::new();
+    // SAFETY: the region takes ownership of the block.
+    unsafe { mlir_sys::mlirRegionAppendOwnedBlock(region.to_raw(), kernel_block) };
+    let function_type = FunctionType::new(context, &argument_types, &result_types);
+    let noinline: Attribute =
+        ArrayAttribute::new(context, &[StringAttribute::new(context, "noinline").into()]).into();
+    let function = OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, "glow_kernel").into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(function_type.into()).into(),
+            ),
+            (
+                Identifier::new(context, "sym_visibility"),
+                StringAttribute::new(context, "private").into(),
+            ),
+            (Identifier::new(context, "passthrough"), noinline),
+        ])
+        .add_regions([region])
+        .build()
+        .ok()?;
+    let text = function.to_string();
+    let (name, outlined) = match distinct.get(&text) {
+        Some(name) => (name.clone(), Outlined::Existing),
+        None => {
+            let name = fresh_name();
+            distinct.insert(text, name.clone());
+            set_attribute(
+                &function,
+                "sym_name",
+                StringAttribute::new(context, &name).into(),
+            );
+            (name, Outlined::New(function))
+        }
+    };
+    set_attribute(
+        &call,
+        "callee",
+        FlatSymbolRefAttribute::new(context, &name).into(),
+    );
+    Some(outlined)
+}
+
+fn set_attribute<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str, value: Attribute<'c>) {
+    // SAFETY: setting an attribute of a live op.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            op.to_raw(),
+            melior::StringRef::new(name).to_raw(),
+            value.to_raw(),
+        )
+    };
+}
