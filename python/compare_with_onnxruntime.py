@@ -3,11 +3,11 @@ ExecutionEngine) and through onnxruntime on the same seeded inputs, and compares
 output: max |glow - ort| and that divided by max |ort| (the issue's 1e-4 bound).
 
 Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--seed N]
-                                   [--int-high N] [--bin DIR] [--tolerance 1e-4]
+                                   [--int-low N] [--int-high N] [--bin DIR] [--tolerance 1e-4]
                                    [--via-mlir]
 
 Float inputs are standard normal; integer inputs (token ids, masks, uint8 images)
-uniform in [0, --int-high). Exits 1 if an output differs by more than the tolerance.
+uniform in [--int-low, --int-high). Exits 1 if an output differs by more than the tolerance.
 --via-mlir imports the model to a `.mlir` text file first (glow-import) and runs that
 file, feeding inputs by their ONNX names: the way users work with glow-opt pipelines.
 """
@@ -30,6 +30,7 @@ def main():
     parser.add_argument("model")
     parser.add_argument("--input-shape", action="append", required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--int-low", type=int, default=0)
     parser.add_argument("--int-high", type=int, default=2)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
@@ -50,7 +51,7 @@ def main():
             feeds[name] = rng.standard_normal(shape).astype(np.float32)
         elif declared[name] in INTEGERS:
             dtype = INTEGERS[declared[name]]
-            feeds[name] = rng.integers(0, arguments.int_high, shape).astype(dtype)
+            feeds[name] = rng.integers(arguments.int_low, arguments.int_high, shape).astype(dtype)
         else:
             raise SystemExit(f"input {name}: {declared[name]} is not supported here")
     expected = session.run(None, feeds)

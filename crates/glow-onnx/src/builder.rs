@@ -405,6 +405,16 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
         self.attribute(name).map(|a| a.floats.clone())
     }
 
+    /// A STRINGS attribute, if present.
+    pub fn attr_strings(&self, name: &str) -> Option<Vec<String>> {
+        self.attribute(name).map(|a| {
+            a.strings
+                .iter()
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect()
+        })
+    }
+
     /// A STRING attribute, or `default`.
     pub fn attr_s(&self, name: &str, default: &str) -> String {
         self.attribute(name)

@@ -89,7 +89,7 @@ pub fn celu<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 
 /// log(1 + exp(x)) as max(x, 0) + log(1 + exp(-|x|)), which neither overflows for
 /// large x nor loses small results.
-fn softplus_of<'c, 'a>(
+pub(super) fn softplus_of<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     x: &Slot<'c, 'a>,
 ) -> Result<Slot<'c, 'a>, String> {

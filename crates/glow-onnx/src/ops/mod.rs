@@ -15,6 +15,7 @@ mod norms;
 mod quantization;
 mod quantized_compute;
 mod rearrange;
+mod recurrent;
 mod reduce;
 mod shape;
 mod signal_windows;
@@ -175,6 +176,9 @@ const TABLE: &[(&str, Convert)] = &[
     ("CumSum", rearrange::cum_sum),
     ("DepthToSpace", rearrange::depth_to_space),
     ("Einsum", einsum::einsum),
+    ("GRU", recurrent::gru),
+    ("LSTM", recurrent::lstm),
+    ("RNN", recurrent::rnn),
     ("EyeLike", rearrange::eye_like),
     ("Hardmax", rearrange::hardmax),
     ("OneHot", rearrange::one_hot),
