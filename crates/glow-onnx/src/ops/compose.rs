@@ -158,17 +158,23 @@ pub fn reduce<'c, 'a>(
     Ok(Slot::value(out, shape, a.element))
 }
 
-/// `a` with the same elements in `shape`.
+/// `a` with the same elements in `shape` (folded for constants).
 pub fn reshape<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     a: &Slot<'c, 'a>,
     shape: &[i64],
 ) -> Result<Slot<'c, 'a>, String> {
+    if let (Some(data), None) = (&a.constant, &a.quantized_constant) {
+        let mut data = TensorData::clone(data);
+        data.dims = shape.to_vec();
+        return Ok(Slot::constant(data));
+    }
     let value = super::broadcast::reshape_to(cx, a, shape)?;
     Ok(Slot::value(value, shape.to_vec(), a.element))
 }
 
-/// `a` with its dimensions permuted (result dimension i is input dimension perm[i]).
+/// `a` with its dimensions permuted (result dimension i is input dimension perm[i];
+/// folded for constants).
 pub fn transpose<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     a: &Slot<'c, 'a>,
@@ -176,6 +182,9 @@ pub fn transpose<'c, 'a>(
 ) -> Result<Slot<'c, 'a>, String> {
     if perm.iter().enumerate().all(|(i, p)| i == *p) {
         return Ok(a.clone());
+    }
+    if let (Some(data), None) = (&a.constant, &a.quantized_constant) {
+        return Ok(Slot::constant(crate::folding::transpose(data, perm)));
     }
     let value = cx.materialize(a)?;
     let shape: Vec<i64> = perm.iter().map(|p| a.shape[*p]).collect();
@@ -198,4 +207,67 @@ pub fn convert<'c, 'a>(
     let r#type = cx.tensor_type(&a.shape, element);
     let out = cx.emit(glow_graph::convert(cx.context, r#type, value, cx.location).into());
     Ok(Slot::value(out, a.shape.clone(), element))
+}
+
+/// `a[start .. start + sizes]` (folded for constants).
+pub fn slice<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: &Slot<'c, 'a>,
+    start: &[i64],
+    sizes: &[i64],
+) -> Result<Slot<'c, 'a>, String> {
+    if sizes == a.shape.as_slice() {
+        return Ok(a.clone());
+    }
+    if let (Some(data), None) = (&a.constant, &a.quantized_constant) {
+        let step = vec![1; sizes.len()];
+        return Ok(Slot::constant(crate::folding::slice(
+            data, start, &step, sizes,
+        )));
+    }
+    let value = cx.materialize(a)?;
+    let r#type = cx.tensor_type(sizes, a.element);
+    let attr = cx.array_attr(start);
+    let out = cx.emit(glow_graph::slice(cx.context, r#type, value, attr, cx.location).into());
+    Ok(Slot::value(out, sizes.to_vec(), a.element))
+}
+
+/// `pieces` (of one element type, equal but along `axis`) joined along `axis`.
+pub fn concat<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    pieces: &[Slot<'c, 'a>],
+    axis: usize,
+) -> Result<Slot<'c, 'a>, String> {
+    let first = pieces.first().ok_or("a concatenation of nothing")?;
+    if pieces.len() == 1 {
+        return Ok(first.clone());
+    }
+    let mut shape = first.shape.clone();
+    shape[axis] = pieces.iter().map(|p| p.shape[axis]).sum();
+    let values = pieces
+        .iter()
+        .map(|p| cx.materialize(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let attr = cx.i64_attr(axis as i64);
+    let out = cx.emit(glow_graph::concat(cx.context, &values, attr, cx.location).into());
+    Ok(Slot::value(out, shape, first.element))
+}
+
+/// The matrix product of `a` [M, K] and `b` [K, N], or the batched product of `a`
+/// [B, M, K] and `b` [B, K, N].
+pub fn matmul<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: &Slot<'c, 'a>,
+    b: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let (lhs, rhs) = (cx.materialize(a)?, cx.materialize(b)?);
+    let rank = a.shape.len();
+    let mut shape = a.shape.clone();
+    shape[rank - 1] = b.shape[rank - 1];
+    let out = if rank == 3 {
+        cx.emit(glow_graph::batch_matmul(cx.context, lhs, rhs, cx.location).into())
+    } else {
+        cx.emit(glow_graph::matmul(cx.context, lhs, rhs, cx.location).into())
+    };
+    Ok(Slot::value(out, shape, a.element))
 }

@@ -11,15 +11,28 @@
 //! buffers, which glow-outline-kernels compiles once.
 
 mod activations;
-mod slots;
 
-use super::compose::{bin, scalar, select, Bin};
+use super::compose::{bin, concat, matmul, reshape, scalar, select, slice, transpose, Bin};
 use crate::{
     builder::{Converted, NodeContext, Slot},
     tensor::TensorData,
 };
 use activations::{activate, activations, Activation};
-use slots::{clipped, join, permuted, product, shaped, take};
+
+/// `x` limited to [-clip, clip] when the node has a clip.
+fn clipped<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    clip: Option<f64>,
+) -> Result<Slot<'c, 'a>, String> {
+    match clip {
+        None => Ok(x.clone()),
+        Some(c) => {
+            let low = bin(cx, Bin::Max, x, &scalar(x.element, -c))?;
+            bin(cx, Bin::Min, &low, &scalar(x.element, c))
+        }
+    }
+}
 
 /// The longest sequence (steps times directions) unrolled: each step is ~15-25 ops.
 const MAX_STEPS: i64 = 4096;
@@ -98,7 +111,7 @@ fn layer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, cell: Cell) -> Result<Layer<'
     }
     let batch_major = cx.attr_flag("layout", false)?;
     let x = if batch_major {
-        permuted(cx, &x, &[1, 0, 2])?
+        transpose(cx, &x, &[1, 0, 2])?
     } else {
         x
     };
@@ -147,7 +160,7 @@ fn layer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, cell: Cell) -> Result<Layer<'
             return Ok(None);
         };
         let s = if batch_major {
-            permuted(cx, &s, &[1, 0, 2])?
+            transpose(cx, &s, &[1, 0, 2])?
         } else {
             s
         };
@@ -177,7 +190,7 @@ fn layer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, cell: Cell) -> Result<Layer<'
                 .as_ref()
                 .is_some_and(|data| data.to_i64s().iter().all(|l| *l == steps));
             (!full)
-                .then(|| shaped(cx, &lens, &[batch, 1]))
+                .then(|| reshape(cx, &lens, &[batch, 1]))
                 .transpose()?
         }
         None => None,
@@ -215,8 +228,8 @@ fn direction<'c, 'a>(
     start[0] = d;
     let mut sizes = a.shape.clone();
     sizes[0] = 1;
-    let row = take(cx, a, &start, &sizes)?;
-    shaped(cx, &row, &a.shape[1..])
+    let row = slice(cx, a, &start, &sizes)?;
+    reshape(cx, &row, &a.shape[1..])
 }
 
 /// One direction's outputs: Y [T, 1, B, H], the last H [1, B, H] and C [1, B, H].
@@ -233,7 +246,7 @@ fn run_direction<'c, 'a>(
     let gh = layer.cell.gates() * h;
     let input = layer.x.shape[2];
     let w = direction(cx, &layer.w, d)?;
-    let wt = permuted(cx, &w, &[1, 0])?;
+    let wt = transpose(cx, &w, &[1, 0])?;
     let r = direction(cx, &layer.r, d)?;
     // Biases: W's and R's added to the input projection, except GRU's R bias of the
     // candidate gate with linear_before_reset, which the reset gate scales.
@@ -241,12 +254,12 @@ fn run_direction<'c, 'a>(
     let (input_bias, candidate_bias) = match &layer.b {
         Some(bias) => {
             let bias = direction(cx, bias, d)?;
-            let wb = take(cx, &bias, &[0], &[gh])?;
-            let rb = take(cx, &bias, &[gh], &[gh])?;
+            let wb = slice(cx, &bias, &[0], &[gh])?;
+            let rb = slice(cx, &bias, &[gh], &[gh])?;
             if layer.cell == Cell::Gru && layer.linear_before_reset {
-                let rb_zr = take(cx, &rb, &[0], &[2 * h])?;
-                let rb_zr = join(cx, &[rb_zr, zeros(h)], 0)?;
-                let rb_h = take(cx, &rb, &[2 * h], &[h])?;
+                let rb_zr = slice(cx, &rb, &[0], &[2 * h])?;
+                let rb_zr = concat(cx, &[rb_zr, zeros(h)], 0)?;
+                let rb_h = slice(cx, &rb, &[2 * h], &[h])?;
                 (Some(bin(cx, Bin::Add, &wb, &rb_zr)?), Some(rb_h))
             } else {
                 (Some(bin(cx, Bin::Add, &wb, &rb)?), None)
@@ -254,22 +267,22 @@ fn run_direction<'c, 'a>(
         }
         None => (None, None),
     };
-    let flat_x = shaped(cx, &layer.x, &[t_count * b, input])?;
-    let mut projected = product(cx, &flat_x, &wt)?;
+    let flat_x = reshape(cx, &layer.x, &[t_count * b, input])?;
+    let mut projected = matmul(cx, &flat_x, &wt)?;
     if let Some(bias) = &input_bias {
         projected = bin(cx, Bin::Add, &projected, bias)?;
     }
-    let projected = shaped(cx, &projected, &[t_count, b, gh])?;
+    let projected = reshape(cx, &projected, &[t_count, b, gh])?;
     // Recurrence weights transposed: [H, G*H]; GRU's candidate block apart.
     let (rt, rt_candidate) = if layer.cell == Cell::Gru {
-        let zr = take(cx, &r, &[0, 0], &[2 * h, h])?;
-        let candidate = take(cx, &r, &[2 * h, 0], &[h, h])?;
+        let zr = slice(cx, &r, &[0, 0], &[2 * h, h])?;
+        let candidate = slice(cx, &r, &[2 * h, 0], &[h, h])?;
         (
-            permuted(cx, &zr, &[1, 0])?,
-            Some(permuted(cx, &candidate, &[1, 0])?),
+            transpose(cx, &zr, &[1, 0])?,
+            Some(transpose(cx, &candidate, &[1, 0])?),
         )
     } else {
-        (permuted(cx, &r, &[1, 0])?, None)
+        (transpose(cx, &r, &[1, 0])?, None)
     };
     let zero_state = || {
         Slot::constant(TensorData::from_f64s(
@@ -291,7 +304,7 @@ fn run_direction<'c, 'a>(
             match &layer.peepholes {
                 Some(p) => {
                     let p = direction(cx, p, d)?;
-                    take(cx, &p, &[k * h], &[h]).map(Some)
+                    slice(cx, &p, &[k * h], &[h]).map(Some)
                 }
                 None => Ok(None),
             }
@@ -306,11 +319,11 @@ fn run_direction<'c, 'a>(
         (0..t_count).collect()
     };
     for t in order {
-        let step = take(cx, &projected, &[t, 0, 0], &[1, b, gh])?;
-        let step = shaped(cx, &step, &[b, gh])?;
-        let recurrent = product(cx, &hidden, &rt)?;
+        let step = slice(cx, &projected, &[t, 0, 0], &[1, b, gh])?;
+        let step = reshape(cx, &step, &[b, gh])?;
+        let recurrent = matmul(cx, &hidden, &rt)?;
         let gate = |cx: &mut NodeContext<'c, 'a, '_>, from: &Slot<'c, 'a>, k: i64| {
-            take(cx, from, &[0, k * h], &[b, h])
+            slice(cx, from, &[0, k * h], &[b, h])
         };
         let (new_hidden, new_cell) = match layer.cell {
             Cell::Lstm => {
@@ -346,7 +359,7 @@ fn run_direction<'c, 'a>(
                 (bin(cx, Bin::Mul, &o, &squashed)?, Some(new_cell))
             }
             Cell::Gru => {
-                let step_zr = take(cx, &step, &[0, 0], &[b, 2 * h])?;
+                let step_zr = slice(cx, &step, &[0, 0], &[b, 2 * h])?;
                 let sum = bin(cx, Bin::Add, &step_zr, &recurrent)?;
                 let z = gate(cx, &sum, 0)?;
                 let z = clipped(cx, &z, layer.clip)?;
@@ -356,14 +369,14 @@ fn run_direction<'c, 'a>(
                 let reset = activate(cx, &acts[0], &reset)?;
                 let rt_candidate = rt_candidate.as_ref().expect("GRU has a candidate block");
                 let recurrent_candidate = if layer.linear_before_reset {
-                    let mut linear = product(cx, &hidden, rt_candidate)?;
+                    let mut linear = matmul(cx, &hidden, rt_candidate)?;
                     if let Some(bias) = &candidate_bias {
                         linear = bin(cx, Bin::Add, &linear, bias)?;
                     }
                     bin(cx, Bin::Mul, &reset, &linear)?
                 } else {
                     let gated = bin(cx, Bin::Mul, &reset, &hidden)?;
-                    product(cx, &gated, rt_candidate)?
+                    matmul(cx, &gated, rt_candidate)?
                 };
                 let candidate = gate(cx, &step, 2)?;
                 let candidate = bin(cx, Bin::Add, &candidate, &recurrent_candidate)?;
@@ -399,13 +412,13 @@ fn run_direction<'c, 'a>(
                 new_hidden
             }
         };
-        ys[t as usize] = Some(shaped(cx, &y, &[1, 1, b, h])?);
+        ys[t as usize] = Some(reshape(cx, &y, &[1, 1, b, h])?);
     }
     let ys: Vec<Slot> = ys.into_iter().map(|y| y.expect("every step ran")).collect();
-    let y = join(cx, &ys, 0)?;
-    let last_h = shaped(cx, &hidden, &[1, b, h])?;
+    let y = concat(cx, &ys, 0)?;
+    let last_h = reshape(cx, &hidden, &[1, b, h])?;
     let last_c = if layer.cell == Cell::Lstm {
-        Some(shaped(cx, &cell_state, &[1, b, h])?)
+        Some(reshape(cx, &cell_state, &[1, b, h])?)
     } else {
         None
     };
@@ -424,25 +437,25 @@ fn recurrent<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, cell: Cell) -> Converted<
         hs.push(h);
         cs.extend(c);
     }
-    let y = join(cx, &ys, 1)?;
-    let y_h = join(cx, &hs, 0)?;
+    let y = concat(cx, &ys, 1)?;
+    let y_h = concat(cx, &hs, 0)?;
     let y_c = if cs.is_empty() {
         None
     } else {
-        Some(join(cx, &cs, 0)?)
+        Some(concat(cx, &cs, 0)?)
     };
     let mut outputs = if cx.attr_flag("layout", false)? {
         // Batch-major: Y [B, T, D, H], the states [B, D, H].
         vec![
-            permuted(cx, &y, &[2, 0, 1, 3])?,
-            permuted(cx, &y_h, &[1, 0, 2])?,
+            transpose(cx, &y, &[2, 0, 1, 3])?,
+            transpose(cx, &y_h, &[1, 0, 2])?,
         ]
     } else {
         vec![y, y_h]
     };
     if let Some(c) = y_c {
         let c = if cx.attr_flag("layout", false)? {
-            permuted(cx, &c, &[1, 0, 2])?
+            transpose(cx, &c, &[1, 0, 2])?
         } else {
             c
         };
