@@ -58,11 +58,12 @@ const VIEWS: &[&str] = &[
 ];
 
 fn op_name(op: MlirOperation) -> String {
-    // SAFETY: `op` is a live operation.
-    let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op)) };
-    // SAFETY: MLIR's identifier text is valid for `length` bytes.
-    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
-    String::from_utf8_lossy(bytes).into_owned()
+    // SAFETY: `op` is a live operation; its name is an identifier MLIR keeps alive.
+    unsafe {
+        glow_dialects::string_ref::text(mlir_sys::mlirIdentifierStr(
+            mlir_sys::mlirOperationGetName(op),
+        ))
+    }
 }
 
 /// Every op nested in `op`, `op` first (pre-order).

@@ -15,7 +15,7 @@ unsafe extern "C" fn collect(chunk: mlir_sys::MlirStringRef, user_data: *mut c_v
     // SAFETY: `user_data` is the Vec passed below; MLIR hands a valid chunk.
     unsafe {
         let bytes = &mut *(user_data as *mut Vec<u8>);
-        bytes.extend_from_slice(std::slice::from_raw_parts(chunk.data.cast(), chunk.length));
+        bytes.extend_from_slice(crate::string_ref::bytes(chunk));
     }
 }
 
@@ -29,8 +29,7 @@ unsafe extern "C" fn forward(chunk: mlir_sys::MlirStringRef, user_data: *mut c_v
     unsafe {
         let sink = &mut *(user_data as *mut Sink);
         if sink.error.is_none() {
-            let bytes = std::slice::from_raw_parts(chunk.data.cast::<u8>(), chunk.length);
-            if let Err(error) = sink.sink.write_all(bytes) {
+            if let Err(error) = sink.sink.write_all(crate::string_ref::bytes(chunk)) {
                 sink.error = Some(error);
             }
         }

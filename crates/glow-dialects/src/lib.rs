@@ -17,6 +17,7 @@ pub mod process_memory;
 pub mod quant_types;
 pub mod registration;
 pub mod resources;
+pub mod string_ref;
 pub mod text_output;
 
 pub use registration::{glow_dialect_handles, register_glow_dialects};

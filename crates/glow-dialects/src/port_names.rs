@@ -72,8 +72,7 @@ pub fn port_names(function: OperationRef) -> (Vec<Option<String>>, Vec<Option<St
                         return None;
                     }
                     let value = mlirStringAttrGetValue(name);
-                    let bytes = std::slice::from_raw_parts(value.data.cast::<u8>(), value.length);
-                    Some(String::from_utf8_lossy(bytes).into_owned())
+                    Some(crate::string_ref::text(value))
                 })
                 .collect()
         }

@@ -89,7 +89,7 @@ impl Stream<'_> {
                 )));
             }
             // SAFETY: as above.
-            let bytes = unsafe { std::slice::from_raw_parts(data.data.cast::<u8>(), data.length) };
+            let bytes = unsafe { crate::string_ref::bytes(data) };
             write!(self.sink, "      {key}: \"0x")?;
             write_hex(self.sink, &(alignment as u32).to_le_bytes())?;
             write_hex(self.sink, bytes)?;
@@ -128,8 +128,7 @@ pub fn write_text(module: &Module, debug_info: bool, sink: &mut dyn Write) -> st
         // SAFETY: `user_data` is the Vec below; MLIR hands a valid string.
         unsafe {
             let keys = &mut *(user_data as *mut Vec<String>);
-            let bytes = std::slice::from_raw_parts(key.data.cast::<u8>(), key.length);
-            keys.push(String::from_utf8_lossy(bytes).into_owned());
+            keys.push(crate::string_ref::text(key));
         }
     }
     // SAFETY: a live module; `collect` only appends to `keys`, which outlives the call.
@@ -149,8 +148,7 @@ pub fn write_text(module: &Module, debug_info: bool, sink: &mut dyn Write) -> st
         unsafe {
             let stream = &mut *(user_data as *mut Stream);
             if stream.error.is_none() {
-                let bytes = std::slice::from_raw_parts(text.data.cast::<u8>(), text.length);
-                if let Err(error) = stream.push(bytes) {
+                if let Err(error) = stream.push(crate::string_ref::bytes(text)) {
                     stream.error = Some(error);
                 }
             }

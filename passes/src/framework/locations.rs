@@ -11,8 +11,7 @@ pub fn location_name(location: mlir_sys::MlirLocation) -> Option<String> {
     unsafe {
         if mlir_sys::mlirLocationIsAName(location) {
             let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(location));
-            let bytes = std::slice::from_raw_parts(name.data.cast::<u8>(), name.length);
-            return Some(String::from_utf8_lossy(bytes).into_owned());
+            return Some(glow_dialects::string_ref::text(name));
         }
         if mlir_sys::mlirLocationIsACallSite(location) {
             return location_name(mlir_sys::mlirLocationCallSiteGetCallee(location));

@@ -536,8 +536,7 @@ unsafe fn location_name(location: mlir_sys::MlirLocation) -> Option<String> {
             return None;
         }
         let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(location));
-        let bytes = std::slice::from_raw_parts(name.data.cast::<u8>(), name.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        Some(glow_dialects::string_ref::text(name))
     }
 }
 
