@@ -7,7 +7,7 @@ Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--se
                                    [--via-mlir]
 
 Float inputs are standard normal; integer inputs (token ids, masks, uint8 images)
-uniform in [--int-low, --int-high). Exits 1 if an output differs by more than the tolerance.
+uniform in [--int-low, --int-high); boolean inputs (masks) true with probability 3/4. Exits 1 if an output differs by more than the tolerance.
 --via-mlir imports the model to a `.mlir` text file first (glow-import) and runs that
 file, feeding inputs by their ONNX names: the way users work with glow-opt pipelines.
 """
@@ -52,6 +52,9 @@ def main():
         elif declared[name] in INTEGERS:
             dtype = INTEGERS[declared[name]]
             feeds[name] = rng.integers(arguments.int_low, arguments.int_high, shape).astype(dtype)
+        elif declared[name] == "tensor(bool)":
+            # Masks: mostly true (three in four), as attention masks are.
+            feeds[name] = rng.random(shape) < 0.75
         else:
             raise SystemExit(f"input {name}: {declared[name]} is not supported here")
     expected = session.run(None, feeds)

@@ -3,6 +3,7 @@
 //! constants, and otherwise appends `glow.graph` ops through the typed builders.
 
 mod activations;
+mod attention;
 mod bitwise;
 mod broadcast;
 mod compose;
@@ -175,6 +176,7 @@ const TABLE: &[(&str, Convert)] = &[
     // rearrangements and encodings
     ("CumSum", rearrange::cum_sum),
     ("DepthToSpace", rearrange::depth_to_space),
+    ("Attention", attention::attention),
     ("Einsum", einsum::einsum),
     ("GRU", recurrent::gru),
     ("LSTM", recurrent::lstm),
