@@ -40,6 +40,9 @@ pub enum Un {
     Abs,
     Neg,
     Sigmoid,
+    Floor,
+    /// To the nearest integer, ties to even (ONNX's Round).
+    Round,
 }
 
 /// A scalar constant of `element` (broadcast as a splat where it is used).
@@ -94,6 +97,8 @@ pub fn un<'c, 'a>(
         Un::Abs => glow_graph::abs(c, value, loc).into(),
         Un::Neg => glow_graph::neg(c, value, loc).into(),
         Un::Sigmoid => glow_graph::sigmoid(c, value, loc).into(),
+        Un::Floor => glow_graph::floor(c, value, loc).into(),
+        Un::Round => glow_graph::round(c, value, loc).into(),
     };
     Ok(Slot::value(cx.emit(operation), a.shape.clone(), a.element))
 }

@@ -9,6 +9,7 @@ mod broadcast;
 mod compose;
 mod einsum;
 mod elementwise;
+mod grid_sample;
 mod indexing;
 mod nd_indexing;
 mod nn;
@@ -179,6 +180,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Attention", attention::attention),
     ("Einsum", einsum::einsum),
     ("GRU", recurrent::gru),
+    ("GridSample", grid_sample::grid_sample),
     ("LSTM", recurrent::lstm),
     ("RNN", recurrent::rnn),
     ("EyeLike", rearrange::eye_like),
