@@ -4,8 +4,8 @@
 
 use melior::ir::{operation::OperationLike, OperationRef};
 
-/// The name a location gives: the innermost name of a NameLoc / CallSiteLoc / FusedLoc
-/// (a fused location's first one that has a name).
+/// The name a location gives: the innermost name of a NameLoc / CallSiteLoc (the
+/// callee's, else the caller's) / FusedLoc (the first one that has a name).
 pub fn location_name(location: mlir_sys::MlirLocation) -> Option<String> {
     // SAFETY: location queries on a valid location; children are valid locations.
     unsafe {
@@ -14,7 +14,10 @@ pub fn location_name(location: mlir_sys::MlirLocation) -> Option<String> {
             return Some(glow_dialects::string_ref::text(name));
         }
         if mlir_sys::mlirLocationIsACallSite(location) {
-            return location_name(mlir_sys::mlirLocationCallSiteGetCallee(location));
+            // An inlined helper's op (an int8 micro-kernel parsed from text) is named by
+            // the call it was inlined into when its own position has no name.
+            return location_name(mlir_sys::mlirLocationCallSiteGetCallee(location))
+                .or_else(|| location_name(mlir_sys::mlirLocationCallSiteGetCaller(location)));
         }
         if mlir_sys::mlirLocationIsAFused(location) {
             let count = mlir_sys::mlirLocationFusedGetNumLocations(location) as usize;
