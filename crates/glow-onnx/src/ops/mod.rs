@@ -11,6 +11,7 @@ mod einsum;
 mod elementwise;
 mod grid_sample;
 mod indexing;
+mod losses;
 mod nd_indexing;
 mod nn;
 mod norms;
@@ -179,6 +180,14 @@ const TABLE: &[(&str, Convert)] = &[
     ("DepthToSpace", rearrange::depth_to_space),
     ("Attention", attention::attention),
     ("Einsum", einsum::einsum),
+    (
+        "NegativeLogLikelihoodLoss",
+        losses::negative_log_likelihood_loss,
+    ),
+    (
+        "SoftmaxCrossEntropyLoss",
+        losses::softmax_cross_entropy_loss,
+    ),
     ("GRU", recurrent::gru),
     ("GridSample", grid_sample::grid_sample),
     ("LSTM", recurrent::lstm),
