@@ -11,6 +11,13 @@
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/modes.onnx --input-shape x=2x3x5x7 --input-shape grid=2x4x6x2 --bin %glow_bin | FileCheck %s
 // CHECK-COUNT-8: output {{.*}}: 144 values
 // CHECK: PASS
+// AffineGrid makes a spatial transformer's grid: one batch_matmul of the homogeneous
+// base grid with theta^T.
+// RUN: %python %S/Inputs/grid_sample.py transformer %t/transformer.onnx
+// RUN: glow-import %t/transformer.onnx | FileCheck %s --check-prefix=AFFINE
+// AFFINE: glow.graph.batch_matmul %{{.*}}, %{{.*}} : (tensor<2x30x3xf32>, tensor<2x3x2xf32>) -> tensor<2x30x2xf32>
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/transformer.onnx --input-shape x=2x3x5x7 --input-shape theta=2x2x3 --bin %glow_bin | FileCheck %s --check-prefix=TRANSFORMER
+// TRANSFORMER: PASS
 // A grid of NaN, infinities and 1e30: every position is clamped into the image before
 // it is read; the run completes (NaN weights give NaN outputs there).
 // RUN: %python %S/Inputs/grid_sample.py hostile %t

@@ -34,6 +34,24 @@ def modes(path):
     save(nodes, [value("x", [2, 3, 5, 7]), value("grid", [2, 4, 6, 2])], outputs, path)
 
 
+def transformer(path):
+    """A spatial transformer's sampling (opset 20): AffineGrid from theta for a 2 x 3 x
+    6 x 5 output, then GridSample of the image with it, for both align_corners."""
+    import numpy as np
+    from onnx import numpy_helper
+    size = numpy_helper.from_array(np.array([2, 3, 6, 5], np.int64), "size")
+    nodes, outputs = [], []
+    for align in (0, 1):
+        nodes += [helper.make_node("AffineGrid", ["theta", "size"], [f"grid{align}"], name=f"grid{align}",
+                                   align_corners=align),
+                  helper.make_node("GridSample", ["x", f"grid{align}"], [f"y{align}"], name=f"sample{align}",
+                                   mode="linear", align_corners=align)]
+        outputs += [value(f"grid{align}", None), value(f"y{align}", None)]
+    graph = helper.make_graph(nodes, "transformer", [value("x", [2, 3, 5, 7]), value("theta", [2, 2, 3])],
+                              outputs, [size])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)], ir_version=9), path)
+
+
 def bad(path, kind):
     x_shape, grid_shape, mode = [1, 1, 4, 4], [1, 3, 3, 2], "bilinear"
     if kind == "grid-shape":
@@ -59,5 +77,7 @@ if kind == "modes":
     modes(out)
 elif kind == "hostile":
     hostile(out)
+elif kind == "transformer":
+    transformer(out)
 else:
     bad(out, kind)

@@ -276,3 +276,26 @@ pub fn matmul<'c, 'a>(
     };
     Ok(Slot::value(out, shape, a.element))
 }
+
+/// `data` gathered along `axis` at `indices` (ONNX Gather; folded for constants; the
+/// lowering wraps negative indices and reports out-of-range ones at run time).
+pub fn gather<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    data: &Slot<'c, 'a>,
+    indices: &Slot<'c, 'a>,
+    axis: usize,
+) -> Result<Slot<'c, 'a>, String> {
+    if let (Some(d), Some(i), None) = (&data.constant, &indices.constant, &data.quantized_constant)
+    {
+        return Ok(Slot::constant(crate::folding::gather(d, i, axis)?));
+    }
+    let (d, i) = (cx.materialize(data)?, cx.materialize(indices)?);
+    let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
+        .data(d)
+        .indices(i)
+        .axis(cx.i64_attr(axis as i64))
+        .build();
+    let out = cx.emit(op.into());
+    let shape = cx.shape_of(out);
+    Ok(Slot::value(out, shape, data.element))
+}

@@ -8,6 +8,7 @@
 //! mirrored position; indices are clamped into the input before the gather, so no
 //! grid value makes the code read outside it. As ONNX's reference implementation,
 //! except that cubic taps are padded one by one, as PyTorch and onnxruntime do.
+//! AffineGrid, which makes the grids of spatial transformers, is here too.
 
 use super::{
     broadcast::broadcast_to,
@@ -379,4 +380,82 @@ pub fn grid_sample<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a
             choice[d] = 0;
         }
     }
+}
+
+/// AffineGrid (opset 20), GridSample's companion: the sampling grid of an affine
+/// transform, as a batch_matmul of the homogeneous base grid (each position's
+/// normalized x, y[, z], 1; `align_corners` as GridSample reads them) with theta^T.
+pub fn affine_grid<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let theta = cx.input(0)?;
+    let size = cx.constant_input(1, "size")?.to_i64s();
+    if !theta.element.is_float() {
+        return Err(format!(
+            "{:?} theta is not supported (floats only)",
+            theta.element
+        ));
+    }
+    let spatial = match size.len() {
+        4 => 2,
+        5 => 3,
+        n => {
+            return Err(format!(
+                "size has {n} entries; AffineGrid takes [N, C, H, W] or [N, C, D, H, W]"
+            ))
+        }
+    };
+    let n = size[0];
+    let dims = &size[2..];
+    if theta.shape != [n, spatial as i64, spatial as i64 + 1] {
+        return Err(format!(
+            "theta has shape {:?}, expected [{n}, {spatial}, {}]",
+            theta.shape,
+            spatial + 1
+        ));
+    }
+    if dims.iter().any(|d| *d <= 0) {
+        return Err(format!("size {size:?} has an empty spatial dimension"));
+    }
+    let align = cx.attr_flag("align_corners", false)?;
+    let coordinate = |i: i64, length: i64| -> f64 {
+        let (i, l) = (i as f64, length as f64);
+        if align {
+            if length == 1 {
+                -1.0
+            } else {
+                -1.0 + i * (2.0 / (l - 1.0))
+            }
+        } else {
+            let step = 2.0 / l;
+            -1.0 + step / 2.0 + i * step
+        }
+    };
+    let positions: i64 = dims.iter().product();
+    let mut base = Vec::with_capacity((positions as usize) * (spatial + 1));
+    for p in 0..positions {
+        // Position p's index along each dimension (X's order), then x first.
+        let mut rest = p;
+        let mut index = vec![0i64; spatial];
+        for d in (0..spatial).rev() {
+            index[d] = rest % dims[d];
+            rest /= dims[d];
+        }
+        for d in (0..spatial).rev() {
+            base.push(coordinate(index[d], dims[d]));
+        }
+        base.push(1.0);
+    }
+    let homogeneous = spatial as i64 + 1;
+    let base = Slot::constant(crate::tensor::TensorData::from_f64s(
+        theta.element,
+        vec![1, positions, homogeneous],
+        &base,
+    ));
+    let base = broadcast_to(cx, &base, &[n, positions, homogeneous])?;
+    let base = Slot::value(base, vec![n, positions, homogeneous], theta.element);
+    let theta_t = super::compose::transpose(cx, &theta, &[0, 2, 1])?;
+    let grid = super::compose::matmul(cx, &base, &theta_t)?;
+    let mut shape = vec![n];
+    shape.extend_from_slice(dims);
+    shape.push(spatial as i64);
+    Ok(vec![reshape(cx, &grid, &shape)?])
 }

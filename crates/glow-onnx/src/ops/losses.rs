@@ -8,7 +8,9 @@
 //! target outside the classes that is not `ignore_index` is reported by the gather's
 //! runtime bounds check, as an index error.
 
-use super::compose::{bin, convert, reduce, reshape, scalar, select, un, Bin, Reduction, Un};
+use super::compose::{
+    bin, convert, gather, reduce, reshape, scalar, select, un, Bin, Reduction, Un,
+};
 use crate::{
     builder::{Converted, NodeContext, Slot},
     element::Element,
@@ -139,14 +141,7 @@ fn loss<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, kind: Loss) -> Converted<'c, '
                 &clamped,
                 &scalar(target_element, (classes - 1) as f64),
             )?;
-            let clamped = convert(cx, &clamped, Element::I64)?;
-            let (data, index) = (cx.materialize(w)?, cx.materialize(&clamped)?);
-            let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
-                .data(data)
-                .indices(index)
-                .axis(cx.i64_attr(0))
-                .build();
-            let gathered = Slot::value(cx.emit(op.into()), vec![n, positions], w.element);
+            let gathered = gather(cx, w, &clamped, 0)?;
             let gathered = convert(cx, &gathered, e)?;
             Some(match &ignored {
                 Some(mask) => select(cx, mask, &scalar(e, 0.0), &gathered)?,

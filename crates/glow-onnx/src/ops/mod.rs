@@ -20,6 +20,7 @@ mod quantized_compute;
 mod rearrange;
 mod recurrent;
 mod reduce;
+mod rotary_embedding;
 mod shape;
 mod signal_windows;
 
@@ -190,8 +191,10 @@ const TABLE: &[(&str, Convert)] = &[
     ),
     ("GRU", recurrent::gru),
     ("GridSample", grid_sample::grid_sample),
+    ("AffineGrid", grid_sample::affine_grid),
     ("LSTM", recurrent::lstm),
     ("RNN", recurrent::rnn),
+    ("RotaryEmbedding", rotary_embedding::rotary_embedding),
     ("EyeLike", rearrange::eye_like),
     ("Hardmax", rearrange::hardmax),
     ("OneHot", rearrange::one_hot),
