@@ -28,6 +28,8 @@ pub enum Bin {
     Equal,
     /// a or b on bools
     Or,
+    /// a to the power b
+    Pow,
 }
 
 /// Elementwise unary ops.
@@ -77,6 +79,7 @@ pub fn bin<'c, 'a>(
             Element::Bool,
         ),
         Bin::Or => (glow_graph::or(c, l, r, loc).into(), Element::Bool),
+        Bin::Pow => (glow_graph::pow(c, l, r, loc).into(), a.element),
     };
     Ok(Slot::value(cx.emit(operation), shape, element))
 }

@@ -12,6 +12,7 @@ mod elementwise;
 mod grid_sample;
 mod indexing;
 mod losses;
+mod lp_pool;
 mod nd_indexing;
 mod nn;
 mod norms;
@@ -193,6 +194,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("GridSample", grid_sample::grid_sample),
     ("AffineGrid", grid_sample::affine_grid),
     ("LSTM", recurrent::lstm),
+    ("LpPool", lp_pool::lp_pool),
     ("RNN", recurrent::rnn),
     ("RotaryEmbedding", rotary_embedding::rotary_embedding),
     ("EyeLike", rearrange::eye_like),

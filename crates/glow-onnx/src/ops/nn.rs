@@ -222,6 +222,18 @@ pub fn conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 
 fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
+    let count_pads = !max && cx.attr_flag("count_include_pad", false)?;
+    pool_of(cx, x, max, count_pads)
+}
+
+/// MaxPool / AveragePool of `x` with the node's window attributes, averages counting
+/// the pads when `count_pads` (LpPool sums |x|^p over zero-padded windows with them).
+pub(super) fn pool_of<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: Slot<'c, 'a>,
+    max: bool,
+    count_pads: bool,
+) -> Converted<'c, 'a> {
     if cx.node.output.len() > 1 && !cx.node.output[1].is_empty() {
         return Err("the Indices output is not supported".into());
     }
@@ -235,7 +247,7 @@ fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a
         ));
     }
     let ceil_mode = cx.attr_flag("ceil_mode", false)?;
-    let mut count_pads = !max && cx.attr_flag("count_include_pad", false)?;
+    let mut count_pads = count_pads;
     let spatial = x.shape[2..].to_vec();
     let (strides, mut pads, dilations) = window_nd(cx, &spatial, &kernel, ceil_mode)?;
     let mut x = x;
