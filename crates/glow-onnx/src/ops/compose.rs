@@ -129,6 +129,7 @@ pub enum Reduction {
     Sum,
     Max,
     Mean,
+    Prod,
 }
 
 /// A reduction of `a` over `axes` (kept as size-1 dimensions when `keep`).
@@ -160,6 +161,7 @@ pub fn reduce<'c, 'a>(
         Reduction::Sum => build!(ReduceSumOperationBuilder),
         Reduction::Max => build!(ReduceMaxOperationBuilder),
         Reduction::Mean => build!(ReduceMeanOperationBuilder),
+        Reduction::Prod => build!(ReduceProdOperationBuilder),
     };
     let out = cx.emit(operation);
     let shape = cx.shape_of(out);

@@ -178,6 +178,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("Trilu", shape::trilu),
     ("Unsqueeze", shape::unsqueeze),
     // rearrangements and encodings
+    ("CumProd", rearrange::cum_prod),
     ("CumSum", rearrange::cum_sum),
     ("DepthToSpace", rearrange::depth_to_space),
     ("Attention", attention::attention),

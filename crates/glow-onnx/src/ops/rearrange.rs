@@ -1,8 +1,8 @@
 //! Ops that move or one-hot encode elements, built from reshape / transpose /
-//! comparisons: DepthToSpace, SpaceToDepth, Hardmax, OneHot, EyeLike; and CumSum (a
-//! glow.graph op of its own).
+//! comparisons: DepthToSpace, SpaceToDepth, Hardmax, OneHot, EyeLike; CumSum (a
+//! glow.graph op of its own) and CumProd (a masked reduce_prod).
 
-use super::compose::{bin, convert, reshape, scalar, select, transpose, Bin};
+use super::compose::{bin, convert, reduce, reshape, scalar, select, transpose, Bin, Reduction};
 use crate::{
     builder::{normalize_axis, Converted, NodeContext, Slot},
     element::Element,
@@ -208,4 +208,66 @@ pub fn cum_sum<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     }
     let out = cx.emit(op.into());
     Ok(vec![Slot::value(out, x.shape, x.element)])
+}
+
+/// CumProd(x, axis): each output position the product of the inputs it covers along
+/// the axis, as a reduce_prod over a new axis k of x broadcast against a constant
+/// triangular mask (k <= i; k < i exclusive; k >= i / k > i reversed; elsewhere 1).
+/// |x| x extent work, like glow.graph.cumsum's lowering, for the short axes models
+/// take running products over.
+pub fn cum_prod<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    if !matches!(
+        x.element,
+        Element::F32 | Element::F64 | Element::F16 | Element::I32 | Element::I64
+    ) {
+        return Err(format!(
+            "{:?} inputs are not supported (float, int32, int64)",
+            x.element
+        ));
+    }
+    let axis = cx.constant_input(1, "axis")?.to_i64s();
+    let [axis] = axis[..] else {
+        return Err("axis must hold one value".into());
+    };
+    let axis = normalize_axis(axis, x.shape.len())?;
+    let (exclusive, reverse) = (
+        cx.attr_flag("exclusive", false)?,
+        cx.attr_flag("reverse", false)?,
+    );
+    let extent = x.shape[axis];
+    // x as [..., 1 (i), extent (k), ...], broadcast over i.
+    let mut lifted = x.shape[..axis].to_vec();
+    lifted.push(1);
+    lifted.extend_from_slice(&x.shape[axis..]);
+    let mut wide = x.shape[..axis].to_vec();
+    wide.push(extent);
+    wide.extend_from_slice(&x.shape[axis..]);
+    let lifted = reshape(cx, &x, &lifted)?;
+    let spread = super::broadcast::broadcast_to(cx, &lifted, &wide)?;
+    let spread = Slot::value(spread, wide.clone(), x.element);
+    let covered: Vec<f64> = (0..extent)
+        .flat_map(|i| (0..extent).map(move |k| (i, k)))
+        .map(|(i, k)| {
+            let takes = match (reverse, exclusive) {
+                (false, false) => k <= i,
+                (false, true) => k < i,
+                (true, false) => k >= i,
+                (true, true) => k > i,
+            };
+            f64::from(u8::from(takes))
+        })
+        .collect();
+    let mut mask_shape = vec![1i64; axis];
+    mask_shape.extend([extent, extent]);
+    mask_shape.extend(std::iter::repeat_n(1, x.shape.len() - axis - 1));
+    let mask = Slot::constant(TensorData::from_f64s(Element::Bool, mask_shape, &covered));
+    let factors = select(cx, &mask, &spread, &scalar(x.element, 1.0))?;
+    Ok(vec![reduce(
+        cx,
+        Reduction::Prod,
+        &factors,
+        &[axis + 1],
+        false,
+    )?])
 }
