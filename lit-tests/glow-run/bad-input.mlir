@@ -15,6 +15,10 @@
 // TRUNCATED: glow-run: error: '{{.*}}truncated.npy' declares shape [64, 64] (16384 bytes) but the file has only 200 bytes
 // RUN: not glow-run %s --input input0=%t/text.npy 2>&1 | FileCheck %s --check-prefix=TEXT
 // TEXT: glow-run: error: '{{.*}}text.npy' is not a valid .npy file
+// A shape with a zero dimension whose other dimensions' product overflows (found by
+// the npy_reader fuzzer: npyz's strides overflowed in debug builds).
+// RUN: not glow-run %s --input input0=%S/../../fuzz/regressions/npy_reader/zero-dimension-overflowing-strides.npy 2>&1 | FileCheck %s --check-prefix=STRIDES
+// STRIDES: glow-run: error: '{{.*}}zero-dimension-overflowing-strides.npy' is not a valid .npy file: the shape's element count overflows
 // RUN: not glow-run %s --input input0=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: glow-run: error: cannot read '{{.*}}missing.npy'
 // RUN: not glow-run %s --function other 2>&1 | FileCheck %s --check-prefix=FUNCTION

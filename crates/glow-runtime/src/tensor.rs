@@ -422,20 +422,22 @@ fn check_npy_header(bytes: &[u8]) -> Result<()> {
     {
         bail!("the header is not a flat dict of a simple dtype, order and shape");
     }
-    // The shape's element count must not overflow (npyz multiplies unchecked).
+    // No product of the shape's dimensions may overflow: npyz multiplies them unchecked,
+    // for the element count and for the strides (which skip a zero dimension that
+    // makes the count 0: shape (0, 2^62, 6) has strides overflowing).
     let text = String::from_utf8_lossy(header);
     if let (Some(open), Some(close)) = (text.find('('), text.find(')')) {
         let dims = text.get(open + 1..close).unwrap_or("");
-        let mut count: u64 = 1;
+        let mut nonzero: u64 = 1;
         for dim in dims.split(',').map(str::trim).filter(|d| !d.is_empty()) {
             let dim: u64 = dim
                 .parse()
                 .with_context(|| format!("shape dimension '{dim}' is not a size"))?;
-            count = count
-                .checked_mul(dim)
+            nonzero = nonzero
+                .checked_mul(dim.max(1))
                 .context("the shape's element count overflows")?;
         }
-        if count.checked_mul(8).is_none() {
+        if nonzero.checked_mul(8).is_none() {
             bail!("the shape's byte size overflows");
         }
     }
