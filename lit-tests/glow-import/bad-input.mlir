@@ -25,7 +25,7 @@
 // UNSUP-OP: glow-import: error: node 'det1' (Det): unsupported op (and 2 more; --list-unsupported lists them)
 // RUN: not glow-import %t/unsupported.onnx --list-unsupported 2>&1 | FileCheck %s --check-prefix=LIST
 // LIST: Det (2 nodes): det1, det2
-// LIST-NEXT: LpPool (1 node): pool
+// LIST-NEXT: MaxRoiPool (1 node): pool
 // LIST-NEXT: glow-import: error: 2 unsupported op type(s)
 
 // Training-mode Dropout (random masks) is refused, not silently made the identity.

@@ -271,9 +271,10 @@ def main():
             numpy_helper.from_array(np.array(0.0, dtype=np.float32), "ms"))
     elif kind == "unsupported":
         m = model([helper.make_node("Det", ["x"], ["y"], name="det1"),
-                   helper.make_node("LpPool", ["x4"], ["z"], name="pool", kernel_shape=[2, 2]),
+                   helper.make_node("MaxRoiPool", ["x4", "rois"], ["z"], name="pool", pooled_shape=[1, 1]),
                    helper.make_node("Det", ["x"], ["o"], name="det2")],
-                  [value("x", TensorProto.FLOAT, [2, 2]), value("x4", TensorProto.FLOAT, [1, 1, 2, 2])],
+                  [value("x", TensorProto.FLOAT, [2, 2]), value("x4", TensorProto.FLOAT, [1, 1, 2, 2]),
+                   value("rois", TensorProto.FLOAT, [1, 5])],
                   [value("o", TensorProto.FLOAT, []), value("z", TensorProto.FLOAT, [1, 1, 1, 1])])
     elif kind == "pad-modes":
         # Copying pad modes and a strided Slice on runtime tensors (gathers of constant
