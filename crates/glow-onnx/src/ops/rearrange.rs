@@ -180,8 +180,10 @@ pub fn eye_like<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     ))])
 }
 
-/// CumSum(x, axis): glow.graph.cumsum.
-pub fn cum_sum<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+/// The input and the axis of CumSum / CumProd.
+fn cumulative_operands<'c, 'a>(
+    cx: &NodeContext<'c, 'a, '_>,
+) -> Result<(Slot<'c, 'a>, usize), String> {
     let x = cx.input(0)?;
     if !matches!(
         x.element,
@@ -197,6 +199,12 @@ pub fn cum_sum<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         return Err("axis must hold one value".into());
     };
     let axis = normalize_axis(axis, x.shape.len())?;
+    Ok((x, axis))
+}
+
+/// CumSum(x, axis): glow.graph.cumsum.
+pub fn cum_sum<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let (x, axis) = cumulative_operands(cx)?;
     let value = cx.value(0)?;
     let unit = Attribute::unit(cx.context);
     let mut op = glow_graph::cumsum(cx.context, value, cx.i64_attr(axis as i64), cx.location);
@@ -216,21 +224,7 @@ pub fn cum_sum<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 /// |x| x extent work, like glow.graph.cumsum's lowering, for the short axes models
 /// take running products over.
 pub fn cum_prod<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    let x = cx.input(0)?;
-    if !matches!(
-        x.element,
-        Element::F32 | Element::F64 | Element::F16 | Element::I32 | Element::I64
-    ) {
-        return Err(format!(
-            "{:?} inputs are not supported (float, int32, int64)",
-            x.element
-        ));
-    }
-    let axis = cx.constant_input(1, "axis")?.to_i64s();
-    let [axis] = axis[..] else {
-        return Err("axis must hold one value".into());
-    };
-    let axis = normalize_axis(axis, x.shape.len())?;
+    let (x, axis) = cumulative_operands(cx)?;
     let (exclusive, reverse) = (
         cx.attr_flag("exclusive", false)?,
         cx.attr_flag("reverse", false)?,

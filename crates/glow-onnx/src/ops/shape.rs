@@ -317,16 +317,11 @@ pub fn gather<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     if !matches!(indices.element, Element::I32 | Element::I64) {
         return Err(format!("indices of type {:?}", indices.element));
     }
+    // Materialized once and kept for the node's other users.
     let (d, i) = (cx.value(0)?, cx.value(1)?);
-    // The axis must be set before the result type is inferred.
-    let op = glow_graph::GatherOperationBuilder::new(cx.context, cx.location)
-        .data(d)
-        .indices(i)
-        .axis(cx.i64_attr(axis as i64))
-        .build();
-    let out = cx.emit(op.into());
-    let shape = cx.shape_of(out);
-    Ok(vec![Slot::value(out, shape, data.element)])
+    let data = Slot::value(d, data.shape, data.element);
+    let indices = Slot::value(i, indices.shape, indices.element);
+    Ok(vec![super::compose::gather(cx, &data, &indices, axis)?])
 }
 
 pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
