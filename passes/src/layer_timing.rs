@@ -80,23 +80,14 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     };
     let i64_type = IntegerType::new(context, 64).into();
     let mut names: Vec<Attribute> = Vec::new();
-    let mut functions = Vec::new();
+    let functions = crate::framework::attributes::model_functions(body);
     let mut declared = false;
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if op.name().as_string_ref().as_str() != Ok("func.func") {
-            continue;
-        }
-        let symbol = string_attribute(op, "sym_name").unwrap_or_default();
-        declared |= symbol == "glow_layer_begin";
-        let public = string_attribute(op, "sym_visibility").is_none();
-        let defined = op.region(0).ok().and_then(|r| r.first_block()).is_some();
-        if public && defined && !symbol.starts_with("glow_") {
-            functions.push(op);
-        }
+        declared |= string_attribute(op, "sym_name").as_deref() == Some("glow_layer_begin");
     }
-    for function in functions {
+    for (function, _) in functions {
         let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
             continue;
         };

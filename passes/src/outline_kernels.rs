@@ -211,20 +211,7 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         return Ok(());
     };
     let mut taken = symbols(body);
-    let mut functions = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        let name = crate::framework::attributes::string(op, "sym_name").unwrap_or_default();
-        let public = crate::framework::attributes::string(op, "sym_visibility").is_none();
-        if op.name().as_string_ref().as_str() == Ok("func.func")
-            && public
-            && !name.starts_with("glow_")
-            && op.region(0).ok().and_then(|r| r.first_block()).is_some()
-        {
-            functions.push((op, name));
-        }
-    }
+    let functions = crate::framework::attributes::model_functions(body);
     // Printed kernel (under a placeholder name) -> the function that has that text.
     let mut distinct: HashMap<String, String> = HashMap::new();
     let mut count = 0;

@@ -70,3 +70,25 @@ pub fn i64_value(op: OperationRef, name: &str) -> Option<i64> {
         .ok()
         .map(|a| a.value())
 }
+
+/// The functions of `module_body` that hold a model: defined, public and not one of the
+/// runtime's own `glow_*` helpers, with their symbol names.
+pub fn model_functions<'c, 'a>(
+    module_body: melior::ir::BlockRef<'c, 'a>,
+) -> Vec<(OperationRef<'c, 'a>, String)> {
+    use melior::ir::{BlockLike, RegionLike};
+    let mut functions = Vec::new();
+    let mut next = module_body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if name_of(op) != "func.func" || string(op, "sym_visibility").is_some() {
+            continue;
+        }
+        let symbol = string(op, "sym_name").unwrap_or_default();
+        let defined = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+        if defined && !symbol.starts_with("glow_") {
+            functions.push((op, symbol));
+        }
+    }
+    functions
+}
