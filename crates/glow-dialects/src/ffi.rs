@@ -111,6 +111,12 @@ unsafe extern "C" {
     ) -> i64;
     /// The bytes of a dense_resource attribute's blob, not copied (null otherwise).
     pub fn glowResourceBlobData(attribute: mlir_sys::MlirAttribute) -> mlir_sys::MlirStringRef;
+    /// A dense_resource attribute retyped to a shaped type of the same byte size,
+    /// over the same blob (null otherwise).
+    pub fn glowResourceElementsWithType(
+        attribute: mlir_sys::MlirAttribute,
+        r#type: mlir_sys::MlirType,
+    ) -> mlir_sys::MlirAttribute;
     /// The bytes and alignment of the builtin blob named `key` (not copied).
     pub fn glowResourceBlobByKey(
         context: mlir_sys::MlirContext,

@@ -12,6 +12,7 @@ mod folding;
 mod import;
 mod load;
 mod ops;
+mod qoperator;
 /// The ONNX protobuf messages, generated from `onnx.proto`.
 #[allow(missing_docs, clippy::all)]
 pub mod proto {

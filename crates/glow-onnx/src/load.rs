@@ -117,7 +117,8 @@ fn map_file(path: &Path) -> std::io::Result<(bytes::Bytes, Option<ModelMapping>)
     Ok((bytes::Bytes::from(data), None))
 }
 
-/// Reads and decodes `path`, checking the default-domain opset.
+/// Reads and decodes `path`, checking the default-domain opset; onnxruntime's
+/// QOperator ops come back in QDQ form ([`crate::qoperator`]).
 pub fn load_model(path: &Path) -> Result<LoadedModel> {
     let (bytes, mapping) = map_file(path).map_err(|source| ImportError::Io {
         path: path.to_path_buf(),
@@ -146,6 +147,8 @@ pub fn load_model(path: &Path) -> Result<LoadedModel> {
             SUPPORTED_OPSETS.end()
         )));
     }
+    let mut model = model;
+    crate::qoperator::rewrite_qoperator_graph(model.graph.as_mut().expect("checked above"), opset)?;
     let directory = path
         .parent()
         .map(Path::to_path_buf)

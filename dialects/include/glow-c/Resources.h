@@ -39,6 +39,13 @@ MLIR_CAPI_EXPORTED MlirStringRef glowResourceBlobData(MlirAttribute attribute);
 MLIR_CAPI_EXPORTED bool glowResourceBlobByKey(MlirContext context, MlirStringRef key,
                                               MlirStringRef *data, uint64_t *alignment);
 
+/* `attribute` (a dense_resource elements attribute) with the shaped type `type`, over
+ * the same blob (no copy): for retyping an element type of the same width, e.g. ui8 to
+ * i8. A null attribute if `attribute` is not a dense_resource or `type` is not a
+ * shaped type of the same byte size. */
+MLIR_CAPI_EXPORTED MlirAttribute glowResourceElementsWithType(MlirAttribute attribute,
+                                                              MlirType type);
+
 /* Calls `callback` once with the key of each dense_resource blob referenced inside
  * `op` (nested attributes included), in the order the references are first met by a
  * pre-order walk, which is the order MLIR's printer lists them in. */

@@ -111,3 +111,18 @@ int64_t glowReleaseUnreferencedResources(MlirOperation raw) {
   }
   return freed;
 }
+
+MlirAttribute glowResourceElementsWithType(MlirAttribute rawAttribute, MlirType rawType) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(unwrap(rawAttribute));
+  auto type = dyn_cast<ShapedType>(unwrap(rawType));
+  if (!resource || !type || !type.hasStaticShape())
+    return MlirAttribute{nullptr};
+  ShapedType from = resource.getType();
+  auto bits = [](ShapedType t) {
+    return t.getNumElements() * static_cast<int64_t>(t.getElementTypeBitWidth());
+  };
+  if (!from.getElementType().isIntOrIndexOrFloat() || !type.getElementType().isIntOrIndexOrFloat() ||
+      bits(from) != bits(type))
+    return MlirAttribute{nullptr};
+  return wrap(DenseResourceElementsAttr::get(type, resource.getRawHandle()));
+}

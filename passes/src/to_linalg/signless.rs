@@ -69,11 +69,14 @@ fn retyped<'c>(value: Attribute<'c>, to: Type<'c>) -> Option<Attribute<'c>> {
     if let Ok(integer) = IntegerAttribute::try_from(value) {
         return Some(IntegerAttribute::new(to, integer.value()).into());
     }
-    // SAFETY: the raw data of a dense int elements attribute is its little-endian
-    // storage, which the signless type of the same width reads identically.
+    // SAFETY: the raw data of a dense int elements attribute (or a dense_resource
+    // blob) is its little-endian storage, which the signless type of the same width
+    // reads identically.
     unsafe {
         if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw()) {
-            return None;
+            let resource =
+                glow_dialects::ffi::glowResourceElementsWithType(value.to_raw(), to.to_raw());
+            return (!resource.ptr.is_null()).then(|| Attribute::from_raw(resource));
         }
         let data = mlir_sys::mlirDenseElementsAttrGetRawData(value.to_raw());
         let splat = mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw());

@@ -219,10 +219,16 @@ pub(crate) fn converter(node: &NodeProto) -> Option<Convert> {
         .map(|(_, convert)| *convert)
 }
 
-/// Every supported ONNX op type (default domain), sorted.
-pub fn supported_ops() -> Vec<&'static str> {
-    let mut names: Vec<&str> = TABLE.iter().map(|(name, _)| *name).collect();
+/// Every supported ONNX op type, sorted: the default domain's, then onnxruntime's
+/// `com.microsoft` quantized ops (rewritten into QDQ form when the model is loaded).
+pub fn supported_ops() -> Vec<String> {
+    let mut names: Vec<String> = TABLE.iter().map(|(name, _)| name.to_string()).collect();
     names.sort_unstable();
+    names.extend(
+        crate::qoperator::CONTRIB_OPS
+            .iter()
+            .map(|op| format!("com.microsoft.{op}")),
+    );
     names
 }
 

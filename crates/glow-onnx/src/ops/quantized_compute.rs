@@ -1,6 +1,8 @@
 //! ONNX's integer operators into glow.quant's integer ops:
 //! - QLinearConv -> glow.quant.conv2d (int32 bias in units of x_scale * w_scale)
-//! - QLinearMatMul -> glow.quant.fully_connected (2-D) or batch_matmul (3-D)
+//! - QLinearMatMul -> glow.quant.fully_connected (a 2-D right operand; the left
+//!   operand's leading dimensions folded into rows) or batch_matmul (equal batch
+//!   dimensions folded into one), reshaped back to MatMul's result shape
 //! - ConvInteger / MatMulInteger -> the same ops with unit scales and an int32 result
 //!   (the exact accumulator), viewed back as int32
 //!
@@ -201,47 +203,97 @@ pub fn conv_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, '
     exact_output(cx, "glow.quant.conv2d", &[x, w], &attributes, y_shape)
 }
 
-/// A 2-D (fully_connected) or 3-D (batch_matmul) product of quantized operands.
+/// `value` (of quantized or plain `element` type) reshaped to `shape`.
+fn reshaped<'c, 'a>(
+    cx: &NodeContext<'c, 'a, '_>,
+    value: Value<'c, 'a>,
+    shape: &[i64],
+    element: Element,
+    q: Option<&Quantization>,
+) -> Value<'c, 'a> {
+    let r#type = match q {
+        Some(q) => cx.quantized_tensor_type(shape, element, q),
+        None => cx.tensor_type(shape, element),
+    };
+    cx.emit(glow_dialects::ods::glow_graph::reshape(cx.context, r#type, value, cx.location).into())
+}
+
+/// How a MatMul's operands map onto glow's products: `[M, K] x [K, N]`
+/// (fully_connected), leading dimensions of the left operand folded into M, or
+/// `[B, M, K] x [B, K, N]` (batch_matmul), batch dimensions folded into B.
+struct ProductShapes {
+    a: Vec<i64>,
+    b: Vec<i64>,
+    y: Vec<i64>,
+    /// The result's shape as the ONNX node gives it.
+    output: Vec<i64>,
+}
+
+fn product_shapes(a: &[i64], b: &[i64]) -> Result<ProductShapes, String> {
+    let (ra, rb) = (a.len(), b.len());
+    if ra < 2 || rb < 2 || a[ra - 1] != b[rb - 2] {
+        return Err(format!("operands {a:?} and {b:?} do not multiply"));
+    }
+    let (k, n) = (b[rb - 2], b[rb - 1]);
+    let mut output = a[..ra - 1].to_vec();
+    output.push(n);
+    if rb == 2 {
+        let m: i64 = a[..ra - 1].iter().product();
+        return Ok(ProductShapes {
+            a: vec![m, k],
+            b: b.to_vec(),
+            y: vec![m, n],
+            output,
+        });
+    }
+    if ra != rb || a[..ra - 2] != b[..rb - 2] {
+        return Err(format!(
+            "operands {a:?} and {b:?}: broadcast batch dimensions of an integer product are not supported"
+        ));
+    }
+    let batch: i64 = a[..ra - 2].iter().product();
+    let m = a[ra - 2];
+    Ok(ProductShapes {
+        a: vec![batch, m, k],
+        b: vec![batch, k, n],
+        y: vec![batch, m, n],
+        output,
+    })
+}
+
+/// A product of quantized operands with ONNX MatMul's shapes, as glow.quant's
+/// fully_connected (a 2-D right operand) or batch_matmul (equal batch dimensions).
 fn product<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     a_inputs: (Option<usize>, usize),
     b_inputs: (Option<usize>, usize),
     output: Option<(usize, usize)>,
 ) -> Converted<'c, 'a> {
-    let (a_shape, b_shape) = (
-        cx.input(0)?.shape,
-        cx.input(a_inputs.0.map_or(1, |_| 3))?.shape,
-    );
     let b_index = if a_inputs.0.is_some() { 3 } else { 1 };
-    let rank = a_shape.len();
-    if rank != b_shape.len() || !(rank == 2 || rank == 3) {
-        return Err(format!(
-            "operands {a_shape:?} and {b_shape:?} must both be 2-D or 3-D"
-        ));
-    }
-    if a_shape[rank - 1] != b_shape[rank - 2] || (rank == 3 && a_shape[0] != b_shape[0]) {
-        return Err(format!(
-            "operands {a_shape:?} and {b_shape:?} do not multiply"
-        ));
-    }
+    let (a_shape, b_shape) = (cx.input(0)?.shape, cx.input(b_index)?.shape);
+    let shapes = product_shapes(&a_shape, &b_shape)?;
     let (aq, a_storage) = operand_parameters(cx, 0, a_inputs.0, a_inputs.1, 0)?;
     if aq.axis.is_some() {
         return Err("per-row quantization of the left operand is not supported".into());
     }
     let (bq, b_storage) = operand_parameters(cx, b_index, b_inputs.0, b_inputs.1, -1)?;
-    if rank == 3 && bq.axis.is_some() {
-        return Err("per-column quantization of a 3-D right operand is not supported".into());
+    if shapes.b.len() == 3 && bq.axis.is_some() {
+        return Err("per-column quantization of a batched right operand is not supported".into());
     }
-    let mut y_shape = a_shape[..rank - 1].to_vec();
-    y_shape.push(b_shape[rank - 1]);
-    let a = quantized_input(cx, 0, &aq, a_storage)?;
-    let b = quantized_input(cx, b_index, &bq, b_storage)?;
-    let name = if rank == 2 {
+    let mut a = quantized_input(cx, 0, &aq, a_storage)?;
+    let mut b = quantized_input(cx, b_index, &bq, b_storage)?;
+    if shapes.a != a_shape {
+        a = reshaped(cx, a, &shapes.a, a_storage, Some(&aq));
+    }
+    if shapes.b != b_shape {
+        b = reshaped(cx, b, &shapes.b, b_storage, Some(&bq));
+    }
+    let name = if shapes.b.len() == 2 {
         "glow.quant.fully_connected"
     } else {
         "glow.quant.batch_matmul"
     };
-    let segments: Vec<(&str, melior::ir::Attribute)> = if rank == 2 {
+    let segments: Vec<(&str, melior::ir::Attribute)> = if shapes.b.len() == 2 {
         vec![(
             "operandSegmentSizes",
             DenseI32ArrayAttribute::new(cx.context, &[1, 1, 0]).into(),
@@ -250,7 +302,15 @@ fn product<'c, 'a>(
         Vec::new()
     };
     match output {
-        None => exact_output(cx, name, &[a, b], &segments, y_shape),
+        None => {
+            let mut slots = exact_output(cx, name, &[a, b], &segments, shapes.y.clone())?;
+            if shapes.y != shapes.output {
+                let value = slots[0].value.expect("exact_output emits a value");
+                let value = reshaped(cx, value, &shapes.output, Element::I32, None);
+                slots = vec![Slot::value(value, shapes.output, Element::I32)];
+            }
+            Ok(slots)
+        }
         Some((scale, zero_point)) => {
             let y_storage = cx.input(zero_point).map(|z| z.element).unwrap_or(a_storage);
             let (yq, y_storage) = parameters_at(
@@ -260,16 +320,19 @@ fn product<'c, 'a>(
                     zero_point,
                     axis: 0,
                 },
-                &y_shape,
+                &shapes.output,
                 y_storage,
                 false,
             )?;
             if yq.axis.is_some() {
                 return Err("a per-channel output quantization is not supported".into());
             }
-            let result_type = cx.quantized_tensor_type(&y_shape, y_storage, &yq);
-            let out = emit(cx, name, &[a, b], &segments, result_type)?;
-            Ok(vec![quantized_output(out, y_shape, y_storage, yq)])
+            let result_type = cx.quantized_tensor_type(&shapes.y, y_storage, &yq);
+            let mut out = emit(cx, name, &[a, b], &segments, result_type)?;
+            if shapes.y != shapes.output {
+                out = reshaped(cx, out, &shapes.output, y_storage, Some(&yq));
+            }
+            Ok(vec![quantized_output(out, shapes.output, y_storage, yq)])
         }
     }
 }
