@@ -11,7 +11,8 @@
 //! run), or with its plain-vector equivalent (extend, multiply, add groups of 4) on
 //! CPUs without VNNI.
 //! The epilogue adds the corrected bias, scales in f32, rounds to even, clamps,
-//! adds the zero point and stores 16 bytes per vector. Output widths that the row
+//! adds the zero point and stores 16 bytes per vector; for an exact int32 result
+//! (ONNX's ConvInteger / MatMulInteger) it stores the biased accumulators as they are. Output widths that the row
 //! count does not divide get a second forall for the last tile.
 
 use super::kernel_text::{dot4_generic, tensor, Requantizer, Text};
@@ -59,6 +60,8 @@ pub struct ConvKernel {
     pub high: i64,
     /// How products are accumulated.
     pub isa: Isa,
+    /// Whether the result is the exact int32 accumulator plus bias (no requantization).
+    pub exact_output: bool,
 }
 
 /// Output pixels per tile (rows) and 16-channel vectors per tile.
@@ -92,6 +95,15 @@ impl ConvKernel {
         tensor(&[self.padded_filters / 16, quads, 64], "i8")
     }
 
+    /// The result's storage element: bytes, or int32 for an exact result.
+    fn output_element(&self) -> &'static str {
+        if self.exact_output {
+            "i32"
+        } else {
+            "i8"
+        }
+    }
+
     fn output_type(&self) -> String {
         tensor(
             &[
@@ -100,7 +112,7 @@ impl ConvKernel {
                 self.output[1],
                 self.padded_filters,
             ],
-            "i8",
+            self.output_element(),
         )
     }
 
@@ -357,7 +369,8 @@ impl ConvKernel {
         t.line(i, "}");
         // Epilogue: requantize and store the tile.
         let width = vectors * 16;
-        let tile_type = format!("tensor<1x1x{rows}x{width}xi8>");
+        let element = self.output_element();
+        let tile_type = format!("tensor<1x1x{rows}x{width}x{element}>");
         let mut tile = t.let_(i, &format!("tensor.empty() : {tile_type}"));
         let zero_i32 = t.let_(i, "arith.constant 0 : i32");
         let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
@@ -383,12 +396,19 @@ impl ConvKernel {
             let row = t.let_(i, &format!("arith.constant {m} : index"));
             for v in 0..vectors as usize {
                 let acc = format!("{r1}#{}", m * vectors as usize + v);
-                let bytes = requantizer.bytes(t, i, &acc, &biases[v], &multipliers[v]);
+                let stored = if self.exact_output {
+                    t.let_(
+                        i,
+                        &format!("arith.addi {acc}, {} : vector<16xi32>", biases[v]),
+                    )
+                } else {
+                    requantizer.bytes(t, i, &acc, &biases[v], &multipliers[v])
+                };
                 let lane = t.let_(i, &format!("arith.constant {} : index", v * 16));
                 tile = t.let_(
                     i,
                     &format!(
-                        "vector.transfer_write {bytes}, {tile}[{c0}, {c0}, {row}, {lane}] {{in_bounds = [true]}} : vector<16xi8>, {tile_type}"
+                        "vector.transfer_write {stored}, {tile}[{c0}, {c0}, {row}, {lane}] {{in_bounds = [true]}} : vector<16x{element}>, {tile_type}"
                     ),
                 );
             }

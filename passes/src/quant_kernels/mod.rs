@@ -1,11 +1,12 @@
 //! `glow-quant-kernels{isa=host|amx|avx512-vnni|generic|amx-emulated}`: glow.quant.conv2d
 //! (NHWC, group one or depthwise) and glow.quant.fully_connected with constant int8
-//! weights (zero point 0) and 8-bit activations become a call to a generated int8
+//! weights (zero point 0) and 8-bit activations, with an 8-bit result or the exact
+//! int32 one (ONNX's ConvInteger / MatMulInteger), become a call to a generated int8
 //! micro-kernel ([`amx_kernel`], [`conv_kernel`], [`depthwise_kernel`]),
 //! with the filter packed and the bias / requantization constants computed at
 //! compile time ([`packing`]). A fully_connected layer is the 1x1 convolution of an
 //! 1 x 1 x M x K image. Run `inline` afterwards; the ops it leaves (other layouts,
-//! weight zero points, int32 results, runtime weights) take glow-graph-to-linalg's
+//! weight zero points, runtime weights) take glow-graph-to-linalg's
 //! reference lowering.
 //!
 //! `isa=host` (the default) picks `amx` when the CPU running the compiler has AMX-INT8
@@ -196,7 +197,8 @@ fn replace(
         mult_type,
     );
     let out_shape = plan.output;
-    let out_type = tensor_type(&out_shape, i8);
+    let out_element: Type = if plan.exact_output { i32 } else { i8 };
+    let out_type = tensor_type(&out_shape, out_element);
     let init = inserter.op("tensor.empty", &[], &[], out_type);
     let callee = FlatSymbolRefAttribute::new(context, &plan.name).into();
     let mut result = inserter.op(
@@ -221,7 +223,7 @@ fn replace(
                 ("static_strides", array(&[1, 1, 1, 1])),
                 ("operandSegmentSizes", segments),
             ],
-            tensor_type(&real_shape, i8),
+            tensor_type(&real_shape, out_element),
         );
     }
     let y = op.result(0).ok()?;

@@ -84,6 +84,8 @@ pub struct Plan {
     pub matrix: Option<(i64, i64)>,
     /// Whether the kernel uses AMX tiles (and so the permission helper).
     pub amx: bool,
+    /// Whether the result is the exact int32 accumulator (ConvInteger / MatMulInteger).
+    pub exact_output: bool,
     /// The function the call site calls first to pad the kernel's input, with the
     /// padded shape (the AMX kernels, which stay functions of their own: their padded
     /// input is then an activation of the caller, planned, not allocated per call).
@@ -125,7 +127,15 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     let (x_shape, xq) = quantized(input)?;
     let (y_shape, yq) = quantized(op.result(0).ok()?.into())?;
     let (w_shape, w_values, wq) = quantized_constant(op.operand(1).ok()?)?;
-    if xq.width != 8 || yq.width != 8 || wq.width != 8 || !wq.signed || xq.axis.is_some() {
+    // An int32 result is the exact accumulator (scale 1, zero point 0, no clamp).
+    let exact_output = yq.width == 32;
+    let exact_ok = yq.signed && yq.scales == [1.0] && yq.zero_points == [0] && yq.axis.is_none();
+    if !(yq.width == 8 || exact_output && exact_ok)
+        || xq.width != 8
+        || wq.width != 8
+        || !wq.signed
+        || xq.axis.is_some()
+    {
         return None;
     }
     if wq.zero_points.iter().any(|z| *z != 0) {
@@ -145,6 +155,9 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
             .ok()
             .and_then(|a| IntegerAttribute::try_from(a).ok())
             .map_or(1, |g| g.value());
+        if group != 1 && exact_output {
+            return None;
+        }
         if group != 1 {
             return depthwise_plan(
                 op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
@@ -184,7 +197,13 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     let accumulator = accumulator_bias(bias, &products);
     let mut multipliers: Vec<f32> = products
         .iter()
-        .map(|p| multiplier(*p, yq.scales[0]) as f32)
+        .map(|p| {
+            if exact_output {
+                1.0
+            } else {
+                multiplier(*p, yq.scales[0]) as f32
+            }
+        })
         .collect();
     multipliers.resize(padded, 0.0);
     let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, &yq);
@@ -208,7 +227,8 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     };
     let quads = kh * kw * filter.padded_channels() as i64 / 4;
     let packed_shape = vec![padded as i64 / 16, quads, 64];
-    if let Some(tiles) = choice.tiles {
+    // The AMX kernels requantize to bytes: exact results take the vector kernel.
+    if let Some(tiles) = choice.tiles.filter(|_| !exact_output) {
         // AMX multiplies the stored bytes as they are (tdpbssd for int8 input), so
         // the correction uses the stored zero point.
         let kernel = AmxKernel {
@@ -241,6 +261,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
                 filters,
                 matrix,
                 amx: tiles == TileIsa::Amx,
+                exact_output: false,
                 pad: kernel
                     .pad_function()
                     .map(|function| (function, kernel.padded_input())),
@@ -263,6 +284,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         low,
         high,
         isa,
+        exact_output,
     };
     Some(Plan {
         text: kernel.text(),
@@ -281,6 +303,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         filters,
         matrix,
         amx: false,
+        exact_output,
         pad: None,
     })
 }
@@ -365,6 +388,7 @@ fn depthwise_plan(
         filters: channels,
         matrix: None,
         amx: false,
+        exact_output: false,
         pad: None,
     })
 }

@@ -9,6 +9,9 @@
 //! - max_pool / reshape / transpose / slice / broadcast / concat of dequantized
 //!   per-tensor values -> the op on the quantized values, then one dequantize
 //!   ([`SINK_DEQUANTIZE`])
+//! - quantize(reshape / transpose(v)) -> reshape / transpose(quantize(v)) for a
+//!   per-tensor quantize, so products whose 3-D operands the importer flattened to
+//!   2-D (`reshape(matmul(reshape(x), w))`) meet their quantize      ([`HOIST_QUANTIZE`])
 //! - rescale of an integer op's only result -> the op requantizing to that type
 //!   directly                                          ([`MERGE_RESCALE`])
 //! - dequantize of a quantized constant left over (weights of float islands) -> a
@@ -74,6 +77,26 @@ sink_rules! {
     SINK_DEQUANTIZE_SLICE => "glow.graph.slice",
     SINK_DEQUANTIZE_BROADCAST => "glow.graph.broadcast",
     SINK_DEQUANTIZE_CONCAT => "glow.graph.concat",
+}
+
+macro_rules! hoist_rules {
+    ($($name:ident => $root:literal),* $(,)?) => {
+        $(
+            #[doc = concat!("quantize(`", $root, "`(v)) -> `", $root, "`(quantize(v)).")]
+            pub static $name: Rule = Rule {
+                root: "glow.quant.quantize",
+                generates: &["glow.quant.quantize", $root],
+                rewrite: |context, op, rewriter| hoist_quantize(context, op, rewriter, $root),
+            };
+        )*
+        /// Every quantize-hoisting rule.
+        pub static HOIST_QUANTIZE: &[&Rule] = &[$(&$name),*];
+    };
+}
+
+hoist_rules! {
+    HOIST_QUANTIZE_RESHAPE => "glow.graph.reshape",
+    HOIST_QUANTIZE_TRANSPOSE => "glow.graph.transpose",
 }
 
 /// rescale(integer op) -> the op with the rescale's result type.
@@ -364,6 +387,44 @@ fn fold_quantized_compute<'c>(
         }
         _ => return false,
     };
+    rewriter.replace_op_with_values(op, &[value]);
+    true
+}
+
+fn hoist_quantize<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+    rewriter: &RewriterBase<'c, '_>,
+    movement: &str,
+) -> bool {
+    let (Ok(y), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return false;
+    };
+    let Some(moved) = produced_by(y, movement) else {
+        return false;
+    };
+    let Some((_, out)) = quantized(result.into()) else {
+        return false;
+    };
+    let Some(v) = operand(moved, 0) else {
+        return false;
+    };
+    if out.axis.is_some() || !has_one_use(y) || moved.has_attribute(KEEP_FLOAT) {
+        return false;
+    }
+    let (Some((v_shape, _)), Some((_, element))) = (tensor_info(v), tensor_info(result.into()))
+    else {
+        return false;
+    };
+    let e = Emitter::before(context, op, rewriter);
+    let quantized_v = e.op(
+        "glow.quant.quantize",
+        &[v],
+        &[],
+        tensor_type(&v_shape, element),
+    );
+    let attributes = copied(moved, &["perm"]);
+    let value = e.op(movement, &[quantized_v], &attributes, result.r#type());
     rewriter.replace_op_with_values(op, &[value]);
     true
 }

@@ -49,6 +49,7 @@ pub fn folding_rules() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> =
         vec![&folding::FOLD_QUANTIZED_COMPUTE, &folding::MERGE_RESCALE];
     rules.extend(folding::SINK_DEQUANTIZE.iter().copied());
+    rules.extend(folding::HOIST_QUANTIZE.iter().copied());
     rules
 }
 

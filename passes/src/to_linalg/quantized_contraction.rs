@@ -1,7 +1,9 @@
 //! The reference lowering of glow.quant's contractions to linalg on the storage
-//! integers: glow.quant.conv2d (any group, NCHW or NHWC), fully_connected and
-//! batch_matmul become a `linalg.generic` accumulating sum((x - zx) * (w - zw)) in
-//! int32 (the input padded with its zero point), then an elementwise requantization
+//! integers: glow.quant.conv2d (any group, NCHW or NHWC) becomes a `linalg.generic`
+//! accumulating sum((x - zx) * (w - zw)) in int32 (the input padded with its zero
+//! point); fully_connected and batch_matmul an int32 `linalg.matmul` /
+//! `linalg.batch_matmul` of the operands widened and centred on their zero points
+//! (which the CPU schedule tiles and vectorizes); then an elementwise requantization
 //! y = clamp(roundeven(acc * sx * sw[c] / sy + (bias[c] - zb[c]) * sb[c] / sy) + zy).
 //! Any zero points and per-channel parameters; an int32 result is the exact
 //! accumulator plus bias (ONNX ConvInteger / MatMulInteger). glow-quant-kernels
@@ -326,6 +328,66 @@ fn contract<'c, 'r>(
     .remove(0)
 }
 
+/// `x`'s storage widened to i32 and centred on its zero points (per tensor, or per
+/// channel along `channel` for a per-axis operand).
+fn centred_tensor<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    x: &Operand<'c, 'r>,
+    channel: usize,
+) -> Value<'c, 'r> {
+    let rank = x.shape.len();
+    let identity: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+    let per_channel_zero = x.q.axis.is_some() && x.q.zero_points.iter().any(|z| *z != 0);
+    let mut ins = vec![x.storage];
+    let mut maps = vec![map(rank, &identity)];
+    if per_channel_zero {
+        ins.push(vector(b, None, Some(&x.q.zero_points)));
+        maps.push(map(rank, &[format!("d{channel}")]));
+    }
+    maps.push(map(rank, &identity));
+    let init = b.empty(b.tensor(&x.shape, i32_type(b.context)));
+    let q = UniformQuantization {
+        axis: None,
+        ..x.q.clone()
+    };
+    b.generic(
+        &ins,
+        &[init],
+        &maps,
+        &vec!["parallel"; rank],
+        |body, args| {
+            let zero = per_channel_zero.then(|| args[1]);
+            vec![centred(body, args[0], &q, zero)]
+        },
+    )
+    .remove(0)
+}
+
+/// sum((lhs - zl) * (rhs - zr)) as the named int32 `linalg.matmul` /
+/// `linalg.batch_matmul` (`name`) of the centred operands, which the CPU schedule
+/// tiles and vectorizes like its float twin.
+fn named_contraction<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    name: &str,
+    lhs: &Operand<'c, 'r>,
+    rhs: &Operand<'c, 'r>,
+    shape: &[i64],
+) -> Value<'c, 'r> {
+    let rank = shape.len();
+    let (l, r) = (
+        centred_tensor(b, lhs, rank - 1),
+        centred_tensor(b, rhs, rank - 1),
+    );
+    let acc = accumulator(b, shape);
+    b.named(
+        name,
+        &[l, r],
+        acc,
+        b.tensor(shape, i32_type(b.context)),
+        &[],
+    )
+}
+
 fn replace_with<'c>(
     b: &LinalgBuilder<'c, '_, '_>,
     op: OperationRef<'c, '_>,
@@ -504,18 +566,7 @@ fn fully_connected<'c>(
     } else {
         None
     };
-    // d0 m, d1 n, d2 k
-    let acc = contract(
-        &b,
-        &x,
-        &w,
-        &y_shape,
-        map(3, &["d0".into(), "d2".into()]),
-        map(3, &["d2".into(), "d1".into()]),
-        map(3, &["d0".into(), "d1".into()]),
-        map(3, &["d1".into()]),
-        &["parallel", "parallel", "reduction"],
-    );
+    let acc = named_contraction(&b, "linalg.matmul", &x, &w, &y_shape);
     let products: Vec<f64> = (0..y_shape[1] as usize)
         .map(|c| (x.q.scales[0] as f32 * w.q.scale(c) as f32) as f64)
         .collect();
@@ -542,18 +593,7 @@ fn batch_matmul<'c>(
     let (Some(lhs), Some(rhs)) = (operand(&b, op, 0), operand(&b, op, 1)) else {
         return false;
     };
-    // d0 b, d1 m, d2 n, d3 k
-    let acc = contract(
-        &b,
-        &lhs,
-        &rhs,
-        &y_shape,
-        map(4, &["d0".into(), "d1".into(), "d3".into()]),
-        map(4, &["d0".into(), "d3".into(), "d2".into()]),
-        map(4, &["d0".into(), "d1".into(), "d2".into()]),
-        map(4, &["d2".into()]),
-        &["parallel", "parallel", "parallel", "reduction"],
-    );
+    let acc = named_contraction(&b, "linalg.batch_matmul", &lhs, &rhs, &y_shape);
     let requantization = Requantization {
         channel: 2,
         products: vec![(lhs.q.scales[0] as f32 * rhs.q.scales[0] as f32) as f64],

@@ -7,6 +7,7 @@ mod attention;
 mod bitwise;
 mod broadcast;
 mod compose;
+mod dynamic_quantization;
 mod einsum;
 mod elementwise;
 mod grid_sample;
@@ -125,6 +126,10 @@ const TABLE: &[(&str, Convert)] = &[
     ("Softmax", nn::softmax),
     // quantization (QDQ)
     ("DequantizeLinear", quantization::dequantize_linear),
+    (
+        "DynamicQuantizeLinear",
+        dynamic_quantization::dynamic_quantize_linear,
+    ),
     ("QuantizeLinear", quantization::quantize_linear),
     ("QLinearConv", quantized_compute::qlinear_conv),
     ("QLinearMatMul", quantized_compute::qlinear_matmul),

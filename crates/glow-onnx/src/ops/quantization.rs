@@ -160,6 +160,9 @@ pub fn quantized_input<'c, 'a>(
 }
 
 pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if super::dynamic_quantization::has_runtime_parameters(cx) {
+        return super::dynamic_quantization::quantize_with_runtime_parameters(cx);
+    }
     let x = cx.input(0)?;
     let (quantization, storage) = parameters(cx, &x.shape, Element::U8, false)?;
     if x.element != quantization.expressed {
@@ -177,6 +180,9 @@ pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c
 }
 
 pub fn dequantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if super::dynamic_quantization::has_runtime_parameters(cx) {
+        return super::dynamic_quantization::dequantize_with_runtime_parameters(cx);
+    }
     let x = cx.input(0)?;
     let (quantization, storage) = parameters(cx, &x.shape, x.element, x.constant.is_some())?;
     let expressed = quantization.expressed;

@@ -194,6 +194,14 @@ pub fn qlinear_conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, '
 }
 
 pub fn conv_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if super::dynamic_quantization::has_runtime_left_zero_point(cx) {
+        return Err(
+            "a run-time input zero point (DynamicQuantizeLinear's) is not supported for \
+             convolutions; quantize them statically (glow-run --calibration, or \
+             onnxruntime's quantize_static)"
+                .into(),
+        );
+    }
     let (xq, x_storage) = operand_parameters(cx, 0, None, 2, 1)?;
     let (wq, w_storage) = operand_parameters(cx, 1, None, 3, 0)?;
     let (x_shape, w_shape) = (cx.input(0)?.shape, cx.input(1)?.shape);
@@ -342,5 +350,11 @@ pub fn qlinear_matmul<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
 }
 
 pub fn matmul_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    if super::dynamic_quantization::has_runtime_left_zero_point(cx) {
+        // The product with a zero left zero point, corrected by the run-time one.
+        const NONE: usize = usize::MAX;
+        let exact = product(cx, (None, NONE), (None, 3), None)?.remove(0);
+        return super::dynamic_quantization::correct_left_zero_point(cx, exact);
+    }
     product(cx, (None, 2), (None, 3), None)
 }

@@ -1,0 +1,115 @@
+"""Builds dynamically quantized models for lit-tests/glow-import/dynamic-quantization.mlir.
+
+Usage: dynamic_quantization.py KIND OUT.onnx
+
+KIND:
+  ops        DynamicQuantizeLinear of a 3-D activation (its uint8 values, scale and zero
+             point are outputs too) feeding MatMulInteger with int8 weights (zero point
+             0) and with uint8 weights (a zero point per column), each dequantized by
+             Cast and Mul and biased as onnxruntime's quantize_dynamic writes them; and
+             DynamicQuantizeLinear of an all-zero tensor (an empty range: scale 1/255)
+  quantized  a float two-layer MLP on 3-D activations quantized by onnxruntime's own
+             quantize_dynamic (int8 weights)
+  conv       ConvInteger with a run-time input zero point (refused)
+"""
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(3)
+
+
+def init(name, array):
+    return numpy_helper.from_array(array, name)
+
+
+def model(nodes, inputs, outputs, inits):
+    graph = helper.make_graph(nodes, "dynamic", inputs, outputs, inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=9)
+
+
+def ops():
+    inits = [
+        init("w8", rng.integers(-127, 128, (8, 6)).astype(np.int8)),
+        init("w8_zero", np.array(0, np.int8)),
+        init("w8_scale", np.array(0.02, np.float32)),
+        init("wu", rng.integers(0, 256, (8, 6)).astype(np.uint8)),
+        init("wu_zero", rng.integers(100, 156, 6).astype(np.uint8)),
+        init("wu_scale", np.array(0.03, np.float32)),
+        init("bias", rng.standard_normal(6).astype(np.float32)),
+        init("nothing", np.array(0.0, np.float32)),
+    ]
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "x_scale", "x_zero"], "quantize_x"),
+        helper.make_node("MatMulInteger", ["xq", "w8", "x_zero", "w8_zero"], ["acc8"], "matmul_int8"),
+        helper.make_node("Cast", ["acc8"], ["acc8_f"], "cast8", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["x_scale", "w8_scale"], ["scale8"], "scale8"),
+        helper.make_node("Mul", ["acc8_f", "scale8"], ["y8"], "dequantize8"),
+        helper.make_node("Add", ["y8", "bias"], ["hidden"], "bias8"),
+        helper.make_node("MatMulInteger", ["xq", "wu", "x_zero", "wu_zero"], ["accu"], "matmul_uint8"),
+        helper.make_node("Cast", ["accu"], ["accu_f"], "castu", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["x_scale", "wu_scale"], ["scaleu"], "scaleu"),
+        helper.make_node("Mul", ["accu_f", "scaleu"], ["hidden_u"], "dequantizeu"),
+        helper.make_node("Mul", ["x", "nothing"], ["zeros"], "zeros"),
+        helper.make_node("DynamicQuantizeLinear", ["zeros"], ["zq", "z_scale", "z_zero"], "quantize_zeros"),
+    ]
+    f = TensorProto.FLOAT
+    return model(
+        nodes, [helper.make_tensor_value_info("x", f, [2, 5, 8])],
+        [helper.make_tensor_value_info("hidden", f, [2, 5, 6]),
+         helper.make_tensor_value_info("hidden_u", f, [2, 5, 6]),
+         helper.make_tensor_value_info("acc8", TensorProto.INT32, [2, 5, 6]),
+         helper.make_tensor_value_info("xq", TensorProto.UINT8, [2, 5, 8]),
+         helper.make_tensor_value_info("x_scale", f, []),
+         helper.make_tensor_value_info("x_zero", TensorProto.UINT8, []),
+         helper.make_tensor_value_info("zq", TensorProto.UINT8, [2, 5, 8]),
+         helper.make_tensor_value_info("z_scale", f, []),
+         helper.make_tensor_value_info("z_zero", TensorProto.UINT8, [])],
+        inits)
+
+
+def quantized(path):
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    inits = [init("w1", (rng.standard_normal((16, 32)) * 0.3).astype(np.float32)),
+             init("b1", (rng.standard_normal(32) * 0.1).astype(np.float32)),
+             init("w2", (rng.standard_normal((32, 8)) * 0.3).astype(np.float32)),
+             init("b2", (rng.standard_normal(8) * 0.1).astype(np.float32))]
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"], "fc1"),
+             helper.make_node("Add", ["h", "b1"], ["hb"], "bias1"),
+             helper.make_node("Relu", ["hb"], ["r"], "relu"),
+             helper.make_node("MatMul", ["r", "w2"], ["o"], "fc2"),
+             helper.make_node("Add", ["o", "b2"], ["y"], "bias2")]
+    f = TensorProto.FLOAT
+    float_model = model(nodes, [helper.make_tensor_value_info("x", f, [2, 7, 16])],
+                        [helper.make_tensor_value_info("y", f, [2, 7, 8])], inits)
+    with tempfile.TemporaryDirectory() as folder:
+        float_path = os.path.join(folder, "float.onnx")
+        onnx.save(float_model, float_path)
+        quantize_dynamic(float_path, path, weight_type=QuantType.QInt8)
+
+
+def conv():
+    inits = [init("w", rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8))]
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "x_scale", "x_zero"], "quantize_x"),
+        helper.make_node("ConvInteger", ["xq", "w", "x_zero"], ["y"], "conv"),
+    ]
+    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                 [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 4, 6, 6])], inits)
+
+
+def main():
+    kind, out = sys.argv[1], sys.argv[2]
+    if kind == "quantized":
+        quantized(out)
+        return
+    onnx.save({"ops": ops, "conv": conv}[kind](), out)
+
+
+if __name__ == "__main__":
+    main()
