@@ -4,7 +4,7 @@
 // RUN: %python %S/../glow-import/Inputs/models.py small-cnn %t/model.onnx
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(0); np.savez('%t/calibration.npz', x=r.standard_normal((8, 1, 3, 16, 16)).astype(np.float32))"
 // RUN: glow-run %t/model.onnx --calibration %t/calibration.npz --dump-profile %t/profile.yaml | FileCheck %s --check-prefix=PROFILE
-// PROFILE: profiled 9 values over 8 samples into '{{.*}}profile.yaml'
+// PROFILE: profiled 9 values over 8 samples into '{{.*}}.yaml'
 // PROFILE: compile {{.*}} s, run {{.*}} ms (8 runs, median)
 // RUN: FileCheck %s --check-prefix=FILE < %t/profile.yaml
 // FILE: graph_hash: {{[0-9a-f]+}}
@@ -20,6 +20,12 @@
 // INT8: y 1x10
 
 // RUN: glow-run %t/model.onnx --load-profile %t/profile.yaml --quantization-report | FileCheck %s --check-prefix=REPORT
+// On one thread too (sequential code, compiled with the bare-pointer calling
+// convention alone: the recorder's declarations must lower there as well), with the
+// same profile.
+// RUN: glow-run %t/model.onnx --load-profile %t/profile.yaml --quantization-report --threads 1 | FileCheck %s --check-prefix=REPORT
+// RUN: glow-run %t/model.onnx --calibration %t/calibration.npz --dump-profile %t/profile1.yaml --threads 1 | FileCheck %s --check-prefix=PROFILE
+// RUN: cmp %t/profile.yaml %t/profile1.yaml
 // REPORT: quantized value scale zero storage SQNR dB
 // REPORT-DAG: relu1 {{.*}} i8
 // REPORT-DAG: fc {{.*}} i8

@@ -1,6 +1,6 @@
 //! The runtime side of `glow.quant.profile`: compiled code calls
-//! `glow_profile_record(memref<*xf32>, id)` (its C interface,
-//! `_mlir_ciface_glow_profile_record`) for every profiled value; the recorder keeps
+//! `glow_profile_record_<shape>(data, count, id)` (glow-lower-profiles) for every
+//! profiled value; the recorder keeps
 //! a growing histogram per id (profiling runs) or the whole tensor (the quantization
 //! report), and the profile ops' ids and names are read from the module before they
 //! are lowered.
@@ -23,48 +23,17 @@ enum Recorder {
 
 static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
 
-/// MLIR's unranked memref as C-interface functions receive it.
-#[repr(C)]
-struct UnrankedMemRef {
-    rank: i64,
-    descriptor: *const i64,
-}
-
-/// The strided f32 elements of a ranked descriptor {allocated, aligned, offset,
-/// sizes[rank], strides[rank]}.
-///
-/// # Safety
-/// `descriptor` is a valid descriptor of `rank` dimensions over live f32 data.
-unsafe fn elements(rank: usize, descriptor: *const i64) -> Vec<f32> {
-    // SAFETY: per the contract.
-    unsafe {
-        let aligned = *descriptor.add(1) as *const f32;
-        let offset = *descriptor.add(2);
-        let sizes = std::slice::from_raw_parts(descriptor.add(3), rank);
-        let strides = std::slice::from_raw_parts(descriptor.add(3 + rank), rank);
-        let count: i64 = sizes.iter().product();
-        let mut out = Vec::with_capacity(count.max(0) as usize);
-        for index in 0..count.max(0) {
-            let mut remaining = index;
-            let mut element = offset;
-            for d in (0..rank).rev() {
-                element += (remaining % sizes[d]) * strides[d];
-                remaining /= sizes[d];
-            }
-            out.push(*aligned.add(element as usize));
-        }
-        out
-    }
-}
-
-unsafe extern "C" fn record(memref: *const UnrankedMemRef, id: i64) {
+/// The recorder every `glow_profile_record_<shape>` declaration resolves to: `count`
+/// contiguous f32 values at `data` (a static-shape buffer under the bare-pointer
+/// calling convention) for profiled value `id`.
+unsafe extern "C" fn record(data: *const f32, count: i64, id: i64) {
     // A panic must not unwind into the compiled code.
     let _ = std::panic::catch_unwind(|| {
-        // SAFETY: the compiled code passes a live unranked descriptor of f32 data.
-        let values = unsafe {
-            let memref = &*memref;
-            elements(memref.rank.max(0) as usize, memref.descriptor)
-        };
+        if data.is_null() || count < 0 {
+            return;
+        }
+        // SAFETY: the compiled code passes its live buffer of `count` f32 values.
+        let values = unsafe { std::slice::from_raw_parts(data, count as usize) }.to_vec();
         let mut recorder = RECORDER.lock().unwrap_or_else(|e| e.into_inner());
         match recorder.as_mut() {
             Some(Recorder::Histograms(histograms)) => {
@@ -80,15 +49,33 @@ unsafe extern "C" fn record(memref: *const UnrankedMemRef, id: i64) {
     });
 }
 
-/// Makes `engine` resolve the recorder (call before the first lookup).
-pub fn register(engine: &ExecutionEngine) {
-    // SAFETY: the symbol has the C interface's signature and lives for the process.
-    unsafe {
-        engine.register_symbol(
-            "_mlir_ciface_glow_profile_record",
-            record as *const () as *mut (),
-        )
-    };
+/// The recorder symbols a lowered module declares (`glow_profile_record_<shape>`).
+pub fn recorder_symbols(module: &Module) -> Vec<String> {
+    let prefix = format!("{}_", glow_passes::quantization::lower_profile::RECORDER);
+    let mut symbols = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if let Some(name) = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .filter(|name| name.starts_with(&prefix))
+        {
+            symbols.push(name);
+        }
+        WalkResult::Advance
+    });
+    symbols
+}
+
+/// Makes `engine` resolve the recorder under each of `symbols` (call before the first
+/// lookup).
+pub fn register(engine: &ExecutionEngine, symbols: &[String]) {
+    for symbol in symbols {
+        // SAFETY: every declaration lowers to `(ptr, i64, i64)`, the recorder's C
+        // signature; the function lives for the process.
+        unsafe { engine.register_symbol(symbol, record as *const () as *mut ()) };
+    }
 }
 
 /// The profiled values of a module after glow-profile (or glow-quantize's report

@@ -131,9 +131,10 @@ pub fn compile(
     if options.pipeline.threads > 1 {
         load_openmp()?;
     }
+    let recorders = profiling::recorder_symbols(&module);
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     drop(module);
-    profiling::register(&engine);
+    profiling::register(&engine, &recorders);
     crate::layer_timing::register(&engine);
     // LLVM generates code when a symbol is first looked up: do it now, so the compile
     // time includes code generation and the first run does not.

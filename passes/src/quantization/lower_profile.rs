@@ -1,7 +1,10 @@
-//! `glow-lower-profiles`: glow.quant.profile -> a call of the runtime's recorder,
-//! `glow_profile_record(memref<*xf32>, i64 id)` (declared with the C interface, so
-//! the runner provides `_mlir_ciface_glow_profile_record`), on the value converted to
-//! f32 and seen as a read-only buffer.
+//! `glow-lower-profiles`: glow.quant.profile -> a call of the runtime's recorder on the
+//! value converted to f32 and seen as a read-only buffer of its static shape:
+//! `glow_profile_record_<shape>(memref<<shape>xf32>, i64 count, i64 id)`, one
+//! declaration per distinct shape (`_scalar` for rank 0). Static shapes keep the call
+//! convertible under the bare-pointer calling convention glow-run and bundles compile
+//! with, where each becomes `(float *data, int64_t count, int64_t id)`: the runner
+//! provides one C function under every declared name ([`RECORDER`] prefix).
 
 use super::ir::{name_of, tensor_type};
 use crate::{
@@ -20,8 +23,17 @@ use melior::{
     Context,
 };
 
-/// The recorder's symbol.
+/// The prefix of the recorder's symbols.
 pub const RECORDER: &str = "glow_profile_record";
+
+/// The recorder's symbol for values of `shape`.
+pub fn recorder_symbol(shape: &[i64]) -> String {
+    if shape.is_empty() {
+        return format!("{RECORDER}_scalar");
+    }
+    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
+    format!("{RECORDER}_{}", dims.join("x"))
+}
 
 /// The pass definition registered as `glow-lower-profiles`.
 pub static LOWER_PROFILES: PassDefinition = PassDefinition {
@@ -45,18 +57,6 @@ pub static LOWER_PROFILES: PassDefinition = PassDefinition {
     validate: |_: &PassOptions| Ok(()),
     run,
 };
-
-fn unranked_f32(context: &Context) -> Type<'_> {
-    // SAFETY: a plain type constructor.
-    unsafe {
-        Type::from_raw(mlir_sys::mlirUnrankedMemRefTypeGet(
-            Type::float32(context).to_raw(),
-            mlir_sys::MlirAttribute {
-                ptr: std::ptr::null(),
-            },
-        ))
-    }
-}
 
 fn memref_of<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
     // SAFETY: a plain type constructor; the shape is copied.
@@ -107,7 +107,7 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         return Ok(());
     }
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let unranked = unranked_f32(context);
+    let mut declarations: Vec<(String, Type)> = Vec::new();
     for raw in profiles {
         // SAFETY: collected from the live module; erased only after its use.
         let op = unsafe { OperationRef::from_raw(raw) };
@@ -143,31 +143,31 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             &[memref_of(&shape, f32)],
             location,
         ));
-        let cast = insert(build_op(
-            context,
-            "memref.cast",
-            &[buffer],
-            &[],
-            &[unranked],
-            location,
-        ));
-        let constant = insert(build_op(
-            context,
-            "arith.constant",
-            &[],
-            &[("value", IntegerAttribute::new(i64_type, id).into())],
-            &[i64_type],
-            location,
-        ));
+        let symbol = recorder_symbol(&shape);
+        if !declarations.iter().any(|(name, _)| *name == symbol) {
+            declarations.push((symbol.clone(), memref_of(&shape, f32)));
+        }
+        let constant = |value: i64| {
+            build_op(
+                context,
+                "arith.constant",
+                &[],
+                &[("value", IntegerAttribute::new(i64_type, value).into())],
+                &[i64_type],
+                location,
+            )
+        };
+        let count = insert(constant(shape.iter().product()));
+        let id = insert(constant(id));
         block.insert_operation_before(
             op,
             build_op(
                 context,
                 "func.call",
-                &[cast, constant],
+                &[buffer, count, id],
                 &[(
                     "callee",
-                    FlatSymbolRefAttribute::new(context, RECORDER).into(),
+                    FlatSymbolRefAttribute::new(context, &symbol).into(),
                 )],
                 &[],
                 location,
@@ -179,30 +179,32 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             mlir_sys::mlirOperationDestroy(op.to_raw());
         }
     }
-    // The recorder's declaration, once.
-    let symbol = melior::StringRef::new(RECORDER);
-    // SAFETY: a lookup in the live module's symbol table.
-    let declared = unsafe {
-        let table = mlir_sys::mlirSymbolTableCreate(module.to_raw());
-        let found = !mlir_sys::mlirSymbolTableLookup(table, symbol.to_raw())
-            .ptr
-            .is_null();
-        mlir_sys::mlirSymbolTableDestroy(table);
-        found
+    // The recorders' declarations, once per shape.
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return Err(());
     };
-    if !declared {
-        let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
-            return Err(());
+    for (name, buffer) in declarations {
+        let symbol = melior::StringRef::new(&name);
+        // SAFETY: a lookup in the live module's symbol table, destroyed right after.
+        let declared = unsafe {
+            let table = mlir_sys::mlirSymbolTableCreate(module.to_raw());
+            let found = !mlir_sys::mlirSymbolTableLookup(table, symbol.to_raw())
+                .ptr
+                .is_null();
+            mlir_sys::mlirSymbolTableDestroy(table);
+            found
         };
-        let signature = FunctionType::new(context, &[unranked, i64_type], &[]);
+        if declared {
+            continue;
+        }
+        let signature = FunctionType::new(context, &[buffer, i64_type, i64_type], &[]);
         let attributes: Vec<(Identifier, Attribute)> = [
-            ("sym_name", StringAttribute::new(context, RECORDER).into()),
+            ("sym_name", StringAttribute::new(context, &name).into()),
             ("function_type", TypeAttribute::new(signature.into()).into()),
             (
                 "sym_visibility",
                 StringAttribute::new(context, "private").into(),
             ),
-            ("llvm.emit_c_interface", Attribute::unit(context)),
         ]
         .into_iter()
         .map(|(n, a): (&str, Attribute)| (Identifier::new(context, n), a))
