@@ -1,11 +1,15 @@
 """Builds a glow-compile bundle of a one-input, one-output float model, links
 examples/bundle/classify.c against it with the system C compiler, runs it on seeded
 random input, and checks that it prints the same top-5 classes as glow-run on the same
-input, with every output within --tolerance x max |glow-run| of glow-run's.
+input, with every output within --tolerance x max |glow-run| of glow-run's. With
+--threads N the bundle runs its kernels on N OpenMP threads and the program links the
+libraries its manifest (NAME.json) names.
 
 Usage: check_bundle.py MODEL --input NAME --output NAME [--input-shape NAME=DIMS]
                        [--function F] [--bin DIR] [--tolerance 1e-4] [--keep DIR]
+                       [--threads N]
 """
+import json
 import argparse
 import pathlib
 import re
@@ -40,6 +44,8 @@ def main():
     parser.add_argument("--bin", default=str(ROOT / "target" / "debug"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--keep", help="build in this folder and keep it")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of the bundle's kernels (glow-compile --threads)")
     arguments = parser.parse_args()
 
     model = pathlib.Path(arguments.model)
@@ -50,7 +56,12 @@ def main():
         shapes = sum((["--input-shape", s] for s in arguments.input_shape), [])
         binaries = pathlib.Path(arguments.bin)
         print(run([binaries / "glow-compile", model, "-o", folder, "--name", name,
-                   "--function", arguments.function] + shapes).strip())
+                   "--function", arguments.function, "--threads", arguments.threads]
+                  + shapes).strip())
+        manifest = json.loads((folder / f"{name}.json").read_text())
+        link = [f"-L{d}" for d in manifest["library_dirs"]]
+        link += [f"-Wl,-rpath,{d}" for d in manifest["library_dirs"]]
+        link += [f"-l{library}" for library in manifest["libraries"]]
 
         header = (folder / f"{name}.h").read_text()
         prefix = name.upper()
@@ -68,8 +79,8 @@ def main():
         run(["cc", "-O2", "-std=c11", "-I", folder, f'-DBUNDLE_HEADER="{name}.h"',
              f"-DBUNDLE={name}", f"-DPREFIX={prefix}", f"-DINPUT={input_macro}",
              f"-DOUTPUT={c_identifier(arguments.output).upper()}",
-             ROOT / "examples" / "bundle" / "classify.c", folder / f"{name}.o", "-lm",
-             "-o", program])
+             ROOT / "examples" / "bundle" / "classify.c", folder / f"{name}.o"] + link
+            + ["-o", program])
         printed = run([program, folder / f"{name}.weights", folder / "input.f32"])
         bundle_top = [int(m) for m in re.findall(r"^top\d (\d+)", printed, re.M)]
         bundle_values = np.array([float(v) for v in re.findall(r"^value \d+ (\S+)", printed, re.M)],
@@ -77,7 +88,7 @@ def main():
 
         run([binaries / "glow-run", model, "--function", arguments.function,
              "--input", f"{arguments.input}={folder / 'input.npy'}",
-             "--output-dir", folder / "glow-run"] + shapes)
+             "--output-dir", folder / "glow-run", "--threads", arguments.threads] + shapes)
         output_file = re.sub(r"[^A-Za-z0-9_.-]", "_", arguments.output) + ".npy"
         expected = np.load(folder / "glow-run" / output_file).astype(np.float64).ravel()
         expected_top = [int(i) for i in np.argsort(-expected, kind="stable")[:5]]

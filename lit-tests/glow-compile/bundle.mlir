@@ -29,6 +29,17 @@
 // SYMBOLS-NOT: malloc
 // SYMBOLS-NOT: memrefCopy
 
+// It exports the entry point and the status function only (kernels and the
+// runtime-check helper are internal), so two bundles link into one program.
+// RUN: llvm-nm --defined-only --extern-only %t/tiny.o | FileCheck %s --check-prefix=EXPORTED
+// EXPORTED: T tiny
+// EXPORTED-NEXT: T tiny_status
+// EXPORTED-NOT: T
+// RUN: glow-compile %S/Inputs/tiny-cnn.mlir -o %t/second --name second
+// RUN: %python -c "open('%t/both.c', 'w').write('#include <stdint.h>\nvoid tiny(uint8_t *, uint8_t *, uint8_t *);\nvoid second(uint8_t *, uint8_t *, uint8_t *);\nint main(void) { void (*f[])(uint8_t *, uint8_t *, uint8_t *) = {tiny, second}; return f[0] == f[1]; }\n')"
+// RUN: cc %t/both.c %t/tiny.o %t/second/second.o -lm -o %t/both
+// RUN: %t/both
+
 // RUN: %python %S/../../python/check_bundle.py %S/Inputs/tiny-cnn.mlir --input input0 --output output0 --bin %glow_bin | FileCheck %s --check-prefix=EXEC
 // EXEC: bundle top-5:   [2, 3, 4, 1, 0]
 // EXEC-NEXT: glow-run top-5: [2, 3, 4, 1, 0]

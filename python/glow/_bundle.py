@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import pathlib
 import shutil
 import threading
@@ -88,9 +89,16 @@ class Bundle:
         self._constant[:] = weights
         self._mutable = _aligned(int(manifest["mutable_weights_size"]), alignment)
         self._activations = _aligned(int(manifest["activations_size"]), alignment)
+        # Threads of the bundle's kernels (manifests before threaded bundles: 1).
+        self.threads: int = int(manifest.get("threads", 1))
+        if self.threads > 1:
+            # libomp's idle workers spin 200 ms by default after each call, taking the
+            # cores from the rest of the process; 1 ms, as glow-run sets it, unless set.
+            os.environ.setdefault("KMP_BLOCKTIME", "1")
         library = directory / f"{self.name}.so"
         if not library.exists():
-            link_shared(directory / manifest["object"], library)
+            link_shared(directory / manifest["object"], library,
+                        manifest.get("libraries", ["m"]), manifest.get("library_dirs", []))
         self._library = ctypes.CDLL(str(library))
         self._entry = getattr(self._library, manifest["entry"])
         self._entry.argtypes = [ctypes.c_void_p] * 3

@@ -43,12 +43,13 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     first axis counts samples), profiles the model on them (glow-run --calibration)
     and compiles it to int8 with `schema` and `calibration` (minmax, kl, percentile),
     keeping the op kinds in keep_float in float. function: the function of a .mlir
-    module to compile. threads: the compiled code runs on one
-    thread today; other values are refused.
+    module to compile. threads: the OpenMP threads each call runs the kernels on (1,
+    the default: sequential code on the caller's thread); more links the bundle with
+    LLVM's OpenMP runtime (glow-compile --threads).
     """
-    if threads != 1:
-        raise ValueError(f"threads={threads}: glow compiles single-threaded code today "
-                         "(threads=1)")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= 1024:
+        raise ValueError(f"threads={threads!r}: a thread count from 1 to 1024")
     if schema not in _SCHEMAS:
         raise ValueError(f"schema '{schema}' is not one of {', '.join(_SCHEMAS)}")
     if calibration not in _CALIBRATIONS:
@@ -61,7 +62,7 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     atexit.register(shutil.rmtree, work, True)
     bundle_name = name or "model"
     command = [tool("glow-compile"), str(model), "--output-dir", str(work), "--name",
-               bundle_name, *shapes]
+               bundle_name, "--threads", str(int(threads)), *shapes]
     if model.suffix == ".mlir":
         command += ["--function", function]
     if quantize is not None:

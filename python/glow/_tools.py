@@ -46,11 +46,16 @@ def run(command: Sequence[str]) -> str:
     return result.stdout
 
 
-def link_shared(object_file: pathlib.Path, library: pathlib.Path) -> None:
-    """Links a bundle's position-independent object into a shared library."""
+def link_shared(object_file: pathlib.Path, library: pathlib.Path,
+                libraries: Sequence[str] = ("m",), library_dirs: Sequence[str] = ()) -> None:
+    """Links a bundle's position-independent object into a shared library, with the
+    libraries its manifest names (libm; LLVM's OpenMP runtime for threaded bundles,
+    found at run time through an rpath)."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") \
         or shutil.which("clang")
     if compiler is None:
         raise GlowError("no C compiler (cc) to link the bundle into a shared library; set CC")
     # -Bsymbolic: the bundle's own calls bind inside it, whatever else the process loaded.
-    run([compiler, "-shared", "-Wl,-Bsymbolic", "-o", str(library), str(object_file), "-lm"])
+    flags = [f"-L{d}" for d in library_dirs] + [f"-Wl,-rpath,{d}" for d in library_dirs]
+    flags += [f"-l{name}" for name in libraries]
+    run([compiler, "-shared", "-Wl,-Bsymbolic", "-o", str(library), str(object_file), *flags])

@@ -91,8 +91,23 @@ def test_bad_models_raise_glow_error(tmp_path):
         glow.compile(garbage)
     with pytest.raises(glow.GlowError, match=r"dimension 0 \('N'\) is dynamic"):
         glow.compile(small_cnn(tmp_path / "cnn.onnx"))
-    with pytest.raises(ValueError, match="threads=4"):
-        glow.compile(tmp_path / "cnn.onnx", threads=4)
+    with pytest.raises(ValueError, match="threads=0"):
+        glow.compile(tmp_path / "cnn.onnx", input_shapes={"x": (2, 3, 8, 8)}, threads=0)
+    with pytest.raises(ValueError, match="threads='2'"):
+        glow.compile(tmp_path / "cnn.onnx", input_shapes={"x": (2, 3, 8, 8)}, threads="2")
+
+
+def test_threads(cnn, tmp_path):
+    """A bundle on two OpenMP threads gives the same bits as the sequential one, and
+    saved and reloaded it links LLVM's OpenMP runtime again."""
+    path, model = cnn
+    threaded = glow.compile(path, input_shapes={"x": (2, 3, 8, 8)}, threads=2)
+    assert threaded.threads == 2 and model.threads == 1
+    x = np.random.default_rng(3).standard_normal((2, 3, 8, 8)).astype(np.float32)
+    np.testing.assert_array_equal(threaded(x), model(x))
+    saved = threaded.save_bundle(tmp_path / "threaded")
+    (saved / "model.so").unlink()
+    np.testing.assert_array_equal(glow.load_bundle(saved)(x), model(x))
 
 
 def test_runtime_index_error(tmp_path):

@@ -18,7 +18,7 @@ use melior::{ir::Module, Context, ExecutionEngine};
 use std::time::{Duration, Instant};
 
 /// LLVM's OpenMP runtime, which multi-threaded code calls (Debian's libomp-22-dev).
-const OPENMP_LIBRARY: &str = concat!(env!("MLIR_SYS_220_PREFIX"), "/lib/libomp.so");
+pub const OPENMP_LIBRARY: &str = concat!(env!("MLIR_SYS_220_PREFIX"), "/lib/libomp.so");
 
 /// Loads the OpenMP runtime into the process with its symbols global, where the JIT's
 /// symbol lookup finds them (`__kmpc_fork_call` & co.).

@@ -87,6 +87,7 @@ fn writes_a_bundle() {
         int8_kernels: Default::default(),
         int8_kernels_name: "host".into(),
         no_winograd: false,
+        threads: 1,
     })
     .expect("the bundle compiles");
     assert_eq!(summary.name, "api");

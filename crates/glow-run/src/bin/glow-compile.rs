@@ -1,6 +1,6 @@
 //! `glow-compile MODEL -o DIR [--name NAME] [--input-shape name=AxBxC]...
-//! [--load-profile P.yaml ...] [--target-cpu CPU --int8-kernels KIND]`: ahead-of-time
-//! compilation into a bundle (`DIR/NAME.o`, `.weights`, `.h`, `.json`), a command-line
+//! [--load-profile P.yaml ...] [--target-cpu CPU --int8-kernels KIND] [--threads N]`:
+//! ahead-of-time compilation into a bundle (`DIR/NAME.o`, `.weights`, `.h`, `.json`), a command-line
 //! front end on `glow_runtime::compile_bundle`, which documents the bundle.
 
 use anyhow::{bail, Result};
@@ -61,6 +61,11 @@ struct Arguments {
     /// results then round like the reference convolution's).
     #[arg(long)]
     no_winograd: bool,
+    /// Threads the bundle's kernels run on: 1 (the default) is sequential code on the
+    /// caller's thread; more runs each operation's tiles on that many OpenMP threads,
+    /// and the program must link LLVM's OpenMP runtime (the header says how).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
 }
 
 fn run(arguments: Arguments) -> Result<()> {
@@ -90,6 +95,7 @@ fn run(arguments: Arguments) -> Result<()> {
         arena_limit: arguments.max_arena_bytes,
         target_cpu: arguments.target_cpu,
         no_winograd: arguments.no_winograd,
+        threads: arguments.threads,
     })?;
     glow_run::outln!(
         "bundle {}: {} ({} bytes of weights, {} of inputs/outputs, {} of activations)",

@@ -53,6 +53,9 @@ pub struct BundleRequest {
     pub int8_kernels_name: String,
     /// Keep 3x3 convolutions direct (no Winograd kernels).
     pub no_winograd: bool,
+    /// Threads the bundle's kernels run on (1: sequential code on the caller's
+    /// thread; more: OpenMP, and the program links LLVM's OpenMP runtime).
+    pub threads: u32,
 }
 
 /// What [`compile_bundle`] wrote.
@@ -177,8 +180,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
             ),
             (_, _) => arguments.int8_kernels,
         },
-        // Bundles run on the caller's thread: no OpenMP runtime to link.
-        threads: 1,
+        threads: arguments.threads.max(1),
         time_layers: false,
         no_winograd: arguments.no_winograd,
     };
@@ -260,7 +262,14 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
             return Err(error);
         }
     };
-    if let Err(error) = emit_object(&module, &partial, arguments.target_cpu.as_deref()) {
+    let status = format!("{name}_status");
+    let exported = [name.as_str(), status.as_str()];
+    if let Err(error) = emit_object(
+        &module,
+        &partial,
+        arguments.target_cpu.as_deref(),
+        &exported,
+    ) {
         remove_partials();
         return Err(error);
     }
@@ -275,11 +284,18 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
     let written = (|| -> Result<()> {
         std::fs::write(
             arguments.output_dir.join(format!("{name}.h")),
-            header(&name, &arguments.model, sizes, &ports, &errors),
+            header(
+                &name,
+                &arguments.model,
+                sizes,
+                &ports,
+                &errors,
+                arguments.threads.max(1),
+            ),
         )?;
         std::fs::write(
             arguments.output_dir.join(format!("{name}.json")),
-            manifest(&name, sizes, &ports, &errors),
+            manifest(&name, sizes, &ports, &errors, arguments.threads.max(1)),
         )?;
         std::fs::rename(
             &partial_weights,

@@ -1,11 +1,14 @@
 //! The bundle's object file: the LLVM-dialect module translated to LLVM IR (MLIR's
 //! translation), optimized by LLVM's O3 pipeline for the target CPU and emitted as a
-//! position-independent object, through inkwell's safe wrappers of LLVM's C API.
+//! position-independent object, through inkwell's safe wrappers of LLVM's C API. Only
+//! the entry point and the status function are exported: every other function the
+//! pipeline made (kernels, the runtime-check helper) gets internal linkage, so several
+//! bundles link into one program.
 
 use anyhow::{bail, Result};
 use inkwell::{
     context::Context,
-    module::Module as LlvmModule,
+    module::{Linkage, Module as LlvmModule},
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
     OptimizationLevel,
@@ -14,8 +17,14 @@ use melior::ir::Module;
 use std::path::Path;
 
 /// LLVM IR for `module` (LLVM dialect), optimized at O3 for `target_cpu` (default:
-/// this machine, with its features), written as an object file at `path`.
-pub fn emit_object(module: &Module, path: &Path, target_cpu: Option<&str>) -> Result<()> {
+/// this machine, with its features), written as an object file at `path`; of the
+/// functions it defines, only those named in `exported` stay visible to the linker.
+pub fn emit_object(
+    module: &Module,
+    path: &Path,
+    target_cpu: Option<&str>,
+    exported: &[&str],
+) -> Result<()> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| anyhow::anyhow!("LLVM has no code generator for this machine: {e}"))?;
     let triple = TargetMachine::get_default_triple();
@@ -54,6 +63,12 @@ pub fn emit_object(module: &Module, path: &Path, target_cpu: Option<&str>) -> Re
     // SAFETY: a valid module of `context`, owned from here on (disposed on drop).
     let llvm_module: LlvmModule =
         unsafe { LlvmModule::new(raw as inkwell::llvm_sys::prelude::LLVMModuleRef) };
+    for function in llvm_module.get_functions() {
+        let name = function.get_name().to_string_lossy();
+        if function.count_basic_blocks() > 0 && !exported.contains(&name.as_ref()) {
+            function.set_linkage(Linkage::Internal);
+        }
+    }
     llvm_module.set_triple(&triple);
     llvm_module.set_data_layout(&machine.get_target_data().get_data_layout());
     llvm_module
