@@ -84,7 +84,12 @@ TORCH = tuple(name for name in SHAPES if name.startswith("torch_"))
 TORCH_EXTRA = ("torch_resnet18", "torch_vgg11", "torch_vit_b_16", "torch_swin_t",
                "torch_convnext_tiny", "torch_resnext50", "torch_regnet_y_400mf",
                "torch_mobilenet_v3_large")
-INT8 = ("resnet50_int8", "mobilenetv2_int8")
+INT8 = ("resnet50_int8", "mobilenetv2_int8", "torch_bert_int8", "torch_bert_dynamic")
+# int8 rows of exported models: the float model and the onnxruntime quantizer variant
+# (python/int8_exports.py writes and caches them): quantize_static QDQ per-channel, and
+# quantize_dynamic (DynamicQuantizeLinear + MatMulInteger), the usual int8 transformer.
+EXPORTED_INT8 = {"torch_bert_int8": ("torch_bert", "qdq"),
+                 "torch_bert_dynamic": ("torch_bert", "dynamic")}
 CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16")
 
 
@@ -224,12 +229,14 @@ def time_glow(binary, model, shapes, repeat, flags=(), threads=1):
 
 def glow_profile(binary, model, shapes):
     """Profiles `model` with glow-run on the four seeded inputs onnxruntime's quantizer
-    calibrated on (build_models.py); returns the profile's path."""
+    calibrated on (build_models.py, int8_exports.py); returns the profile's path."""
+    from int8_exports import samples as seeded_samples
+
     folder = ROOT / ".cache" / "bench"
     folder.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
-    samples = {name: np.stack([rng.standard_normal(shape).astype(np.float32) for _ in range(4)])
-               for name, shape in shapes.items()}
+    drawn = [seeded_samples(shapes, rng) for _ in range(4)]
+    samples = {name: np.stack([s[name] for s in drawn]) for name in shapes}
     calibration, profile = folder / f"{model.stem}.calib.npz", folder / f"{model.stem}.profile.yaml"
     np.savez(calibration, **samples)
     pins = [a for name, shape in shapes.items()
@@ -338,8 +345,19 @@ def time_iree_via_glow(binary, model, shapes, feeds, repeat):
 def int8_row(name, arguments, binary):
     """(name, glow fp32, glow int8 on onnxruntime's model, glow's own int8, ort int8, iree
     int8, compile s of glow int8) for an INT8 model."""
-    base = name[:-len("_int8")]
-    model, float_model = ensure_model(name), ensure_model(base)
+    if name in EXPORTED_INT8:
+        from int8_exports import quantized
+
+        base, variant = EXPORTED_INT8[name]
+        float_model = ensure_model(base)
+        if float_model is None:
+            return None
+        model, problem = quantized(float_model, variant, SHAPES[base])
+        if problem:
+            raise SystemExit(f"{name}: {problem}")
+    else:
+        base = name[:-len("_int8")]
+        model, float_model = ensure_model(name), ensure_model(base)
     shapes = SHAPES[base]
     glow_fp32, _ = time_glow(binary, float_model, shapes, arguments.repeat)
     glow_qdq, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
@@ -369,7 +387,11 @@ def main():
     rows, int8_rows = [], []
     for name in arguments.models:
         if name in INT8:
-            int8_rows.append(int8_row(name, arguments, binary))
+            row = int8_row(name, arguments, binary)
+            if row is None:
+                print(f"SKIPPED {name}: no torch to export its float model with")
+            else:
+                int8_rows.append(row)
             continue
         if name not in SHAPES:
             raise SystemExit(f"unknown model {name}: one of {', '.join([*SHAPES, *INT8])}")

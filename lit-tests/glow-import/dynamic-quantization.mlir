@@ -29,11 +29,13 @@
 // EXACT: output z_scale: 1 values, max |glow - ort| = 0, max |ort| = 1,
 // EXACT: PASS
 
-// The int8-weight product runs on the integer micro-kernel with an int32 result
-// (the uint8 weights with zero points take the reference lowering).
+// Both products run on the integer micro-kernels with an int32 result; the uint8
+// weights, centred on their zero points, as two int8 halves (twice the packed rows).
 // RUN: glow-import %t.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=KERNEL
-// KERNEL: func.func private @glow_int8_kernel_1({{.*}}) -> tensor<1x1x10x16xi32>
-// KERNEL-NOT: func.func private @glow_int8_kernel_2
+// KERNEL-DAG: arith.constant dense_resource<packed{{.*}}> : tensor<1x2x64xi8>
+// KERNEL-DAG: arith.constant dense_resource<packed{{.*}}> : tensor<1x4x64xi8>
+// KERNEL-DAG: func.func private @glow_int8_kernel_1({{.*}}) -> tensor<1x1x10x16xi32>
+// KERNEL-DAG: func.func private @glow_int8_kernel_2({{.*}}) -> tensor<1x1x10x16xi32>
 
 // An MLP quantized by onnxruntime's own quantize_dynamic: the same output.
 // RUN: %python %S/Inputs/dynamic_quantization.py quantized %t.mlp.onnx

@@ -6,3 +6,8 @@
 // RUN: glow-run %t/model.onnx --int8-kernels avx512-vnni --output-dir %t/vnni
 // RUN: glow-run %t/model.onnx --int8-kernels reference --output-dir %t/reference
 // RUN: cmp %t/vnni/y.npy %t/reference/y.npy
+// uint8 weights with a zero point: split centred weights, the same bits.
+// RUN: %python %S/../glow-import/Inputs/models.py small-cnn-int8-u8-weights %t/u8.onnx
+// RUN: glow-run %t/u8.onnx --int8-kernels avx512-vnni --output-dir %t/u8-vnni
+// RUN: glow-run %t/u8.onnx --int8-kernels reference --output-dir %t/u8-reference
+// RUN: cmp %t/u8-vnni/y.npy %t/u8-reference/y.npy

@@ -6,4 +6,12 @@
 // RUN: glow-run %t/model.onnx --int8-kernels generic --output-dir %t/generic | FileCheck %s
 // RUN: glow-run %t/model.onnx --int8-kernels reference --output-dir %t/reference
 // RUN: cmp %t/generic/y.npy %t/reference/y.npy
+// uint8 weights with a zero point (onnxruntime's QUInt8 weights): the centred weights
+// split into two int8 halves, the same bits as the reference.
+// RUN: %python %S/../glow-import/Inputs/models.py small-cnn-int8-u8-weights %t/u8.onnx
+// RUN: glow-run %t/u8.onnx --int8-kernels generic --output-dir %t/u8-generic
+// RUN: glow-run %t/u8.onnx --int8-kernels reference --output-dir %t/u8-reference
+// RUN: cmp %t/u8-generic/y.npy %t/u8-reference/y.npy
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/u8.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
+// ORT: PASS
 // CHECK: y 1x10

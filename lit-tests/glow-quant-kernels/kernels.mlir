@@ -98,3 +98,44 @@ func.func @left_alone(%x: tensor<1x4x4x16x!x>, %n: tensor<1x16x4x4x!x>, %rw: ten
   %d = glow.quant.conv2d %x, %w channels_last : (tensor<1x4x4x16x!x>, tensor<8x16x1x1x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x4x4x8x!quant.uniform<i32:f32, 5.0e-4>>
   return %a, %b, %c, %d : tensor<1x8x4x4x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!x>, tensor<1x4x4x8x!quant.uniform<i32:f32, 5.0e-4>>
 }
+
+// -----
+
+!x = !quant.uniform<u8:f32, 0.05:128>
+!y = !quant.uniform<u8:f32, 0.1>
+!w = !quant.uniform<u8:f32, 0.01:3>
+
+// uint8 weights with zero point 3: the centred weights (250 - 3 = 247) do not fit
+// int8, so each is split into two int8 halves (123 + 124) in consecutive packed rows,
+// and every step multiplies both: twice the rows, twice the dot products.
+// VNNI-LABEL: func.func @dense_uint8_weights
+// VNNI: arith.constant dense_resource<packed{{.*}}> : tensor<2x72x64xi8>
+// VNNI: func.func private @glow_int8_kernel_{{[0-9]+}}
+// VNNI-COUNT-28: glow.quant.dot4
+// VNNI: math.roundeven
+func.func @dense_uint8_weights(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
+  %wi = glow.graph.constant dense<-6> : tensor<32x16x3x3xi8>
+  %w = quant.scast %wi : tensor<32x16x3x3xi8> to tensor<32x16x3x3x!w>
+  %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] channels_last
+      : (tensor<1x14x14x16x!x>, tensor<32x16x3x3x!w>) -> tensor<1x14x14x32x!y>
+  return %y : tensor<1x14x14x32x!y>
+}
+
+// -----
+
+!x = !quant.uniform<u8:f32, 0.05:128>
+!y = !quant.uniform<u8:f32, 0.1>
+!w = !quant.uniform<u8:f32, 0.01>
+
+// uint8 weight 255 with zero point 0: the centred value does not split into two int8
+// halves; the op stays for the reference lowering.
+// VNNI-LABEL: func.func @dense_uint8_weights_out_of_range
+// VNNI: glow.quant.conv2d
+// VNNI-NOT: call @glow_int8_kernel
+func.func @dense_uint8_weights_out_of_range(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
+  %wi = glow.graph.constant dense<-1> : tensor<32x16x3x3xi8>
+  %w = quant.scast %wi : tensor<32x16x3x3xi8> to tensor<32x16x3x3x!w>
+  %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] channels_last
+      : (tensor<1x14x14x16x!x>, tensor<32x16x3x3x!w>) -> tensor<1x14x14x32x!y>
+  return %y : tensor<1x14x14x32x!y>
+}

@@ -109,9 +109,10 @@ def small_cnn():
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 
 
-def quantized_with_onnxruntime(float_model, path, seed=1):
+def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False):
     """`float_model` through onnxruntime's quantize_static (QDQ, per-channel int8
-    weights, uint8 activations) with 8 random calibration samples."""
+    weights, uint8 activations; or per-tensor uint8 weights with a zero point) with 8
+    random calibration samples."""
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
 
@@ -128,8 +129,9 @@ def quantized_with_onnxruntime(float_model, path, seed=1):
 
     float_path = path + ".float.onnx"
     onnx.save(float_model, float_path)
-    quantize_static(float_path, path, Samples(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    quantize_static(float_path, path, Samples(), quant_format=QuantFormat.QDQ,
+                    per_channel=not uint8_weights, activation_type=QuantType.QUInt8,
+                    weight_type=QuantType.QUInt8 if uint8_weights else QuantType.QInt8)
 
 
 def integer_ops():
@@ -217,6 +219,9 @@ def main():
         m = encoder(fill=-np.inf)
     elif kind == "small-cnn":
         m = small_cnn()
+    elif kind == "small-cnn-int8-u8-weights":
+        quantized_with_onnxruntime(small_cnn(), path, uint8_weights=True)
+        return
     elif kind == "small-cnn-int8":
         quantized_with_onnxruntime(small_cnn(), path)
         return

@@ -62,6 +62,10 @@ pub struct ConvKernel {
     pub isa: Isa,
     /// Whether the result is the exact int32 accumulator plus bias (no requantization).
     pub exact_output: bool,
+    /// int8 filters per weight: 1, or 2 when weights with a zero point (uint8 ones)
+    /// centre to values outside int8 and are split into two int8 halves
+    /// ([`super::packing::split_weights`]), each multiplied in turn.
+    pub weight_parts: i64,
 }
 
 /// Output pixels per tile (rows) and 16-channel vectors per tile.
@@ -89,10 +93,14 @@ impl ConvKernel {
         tensor(&self.input, "i8")
     }
 
-    /// The packed filter, `[F/16][K/4][16 * 4]`: one 64-byte row per vector load.
+    /// The packed filter, `[F/16][K/4 * parts][16 * 4]`: one 64-byte row per vector
+    /// load, the parts of a split weight in consecutive rows.
     fn filter_type(&self) -> String {
         let quads = self.kernel[0] * self.kernel[1] * self.padded_channels / 4;
-        tensor(&[self.padded_filters / 16, quads, 64], "i8")
+        tensor(
+            &[self.padded_filters / 16, quads * self.weight_parts, 64],
+            "i8",
+        )
     }
 
     /// The result's storage element: bytes, or int32 for an exact result.
@@ -330,24 +338,46 @@ impl ConvKernel {
             ));
         }
         let filter_type = self.filter_type();
+        let parts = self.weight_parts;
+        let rows_of_k: Vec<String> = (0..parts)
+            .map(|p| {
+                if parts == 1 {
+                    k.clone()
+                } else {
+                    t.let_(
+                        j,
+                        &format!("affine.apply affine_map<(d0) -> (d0 * {parts} + {p})>({k})"),
+                    )
+                }
+            })
+            .collect();
         let mut weights = Vec::new();
         for v in 0..vectors {
             let block = t.let_(
                 j,
                 &format!("affine.apply affine_map<(d0) -> (d0 + {v})>({nb0})"),
             );
-            weights.push(t.let_(
-                j,
-                &format!(
-                    "vector.transfer_read %w[{block}, {k}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
-                ),
-            ));
+            let parts: Vec<String> = rows_of_k
+                .iter()
+                .map(|row| {
+                    t.let_(
+                        j,
+                        &format!(
+                            "vector.transfer_read %w[{block}, {row}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
+                        ),
+                    )
+                })
+                .collect();
+            weights.push(parts);
         }
         let mut updated = Vec::new();
         for (m, a) in activations.iter().enumerate() {
-            for (v, w) in weights.iter().enumerate() {
-                let acc = format!("%c{}", m * vectors as usize + v);
-                updated.push(self.dot4(t, j, &acc, a, w));
+            for (v, parts) in weights.iter().enumerate() {
+                let mut acc = format!("%c{}", m * vectors as usize + v);
+                for w in parts {
+                    acc = self.dot4(t, j, &acc, a, w);
+                }
+                updated.push(acc);
             }
         }
         t.line(

@@ -44,6 +44,29 @@ pub struct DepthwiseKernel {
     pub high: i64,
     /// How products are accumulated.
     pub isa: Isa,
+    /// int8 filters per weight: 1, or 2 for split centred weights
+    /// ([`super::packing::split_weights`]).
+    pub weight_parts: i64,
+}
+
+/// Packs the parts of a split depthwise filter as `[C/16][ceil(KH/4) * parts][KW][64]`
+/// (each part as [`pack_depthwise`] lays it out, a group's parts in consecutive rows).
+pub fn pack_depthwise_parts(parts: &[Vec<i64>], channels: usize, kh: usize, kw: usize) -> Vec<u8> {
+    let packed: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|values| pack_depthwise(values, channels, kh, kw))
+        .collect();
+    let (groups, row) = (kh.div_ceil(4), kw * 64);
+    let mut out = Vec::with_capacity(packed.iter().map(Vec::len).sum());
+    for block in 0..channels / 16 {
+        for group in 0..groups {
+            for part in &packed {
+                let start = (block * groups + group) * row;
+                out.extend_from_slice(&part[start..start + row]);
+            }
+        }
+    }
+    out
 }
 
 /// Packs a C x 1 x KH x KW depthwise filter as `[C/16][ceil(KH/4)][KW][16][4]`.
@@ -77,7 +100,12 @@ impl DepthwiseKernel {
 
     fn filter_type(&self) -> String {
         tensor(
-            &[self.input[3] / 16, self.groups(), self.kernel[1], 64],
+            &[
+                self.input[3] / 16,
+                self.groups() * self.weight_parts,
+                self.kernel[1],
+                64,
+            ],
             "i8",
         )
     }
@@ -213,16 +241,26 @@ impl DepthwiseKernel {
                     )
                 })
                 .collect();
-            let weights: Vec<String> = (0..self.kernel[1])
+            let weights: Vec<Vec<String>> = (0..self.kernel[1])
                 .map(|kw| {
-                    let g = t.let_(i, &format!("arith.constant {group} : index"));
                     let col = t.let_(i, &format!("arith.constant {kw} : index"));
-                    t.let_(
-                        i,
-                        &format!(
-                            "vector.transfer_read %w[%j, {g}, {col}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
-                        ),
-                    )
+                    (0..self.weight_parts)
+                        .map(|part| {
+                            let g = t.let_(
+                                i,
+                                &format!(
+                                    "arith.constant {} : index",
+                                    group * self.weight_parts + part
+                                ),
+                            );
+                            t.let_(
+                                i,
+                                &format!(
+                                    "vector.transfer_read %w[%j, {g}, {col}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
+                                ),
+                            )
+                        })
+                        .collect()
                 })
                 .collect();
             for column in 0..columns {
@@ -276,7 +314,9 @@ impl DepthwiseKernel {
                     let m = m as i64;
                     for kw in 0..self.kernel[1] {
                         if m * sw + kw * dw == column {
-                            *a = self.dot4(t, i, a, &assembled, &weights[kw as usize]);
+                            for part in &weights[kw as usize] {
+                                *a = self.dot4(t, i, a, &assembled, part);
+                            }
                         }
                     }
                 }

@@ -74,6 +74,57 @@ impl Filter<'_> {
     }
 }
 
+/// Weights centred on their zero points (`w - zw[f]`), as the int8 values the VNNI
+/// kernels multiply: the centred values themselves (one part) when they fit int8, else
+/// two int8 halves `floor(c / 2)` and `c - floor(c / 2)` per value (two parts, whose
+/// products sum to the centred one's), or None when even halves do not fit (centred
+/// values outside [-256, 254], i.e. uint8 weights of 255 with zero point 0).
+/// `per_filter` is the number of values per output channel.
+pub fn split_weights(
+    values: &[i64],
+    zero_points: &[i64],
+    per_filter: usize,
+) -> Option<Vec<Vec<i64>>> {
+    let centred: Vec<i64> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v - zero_points[if zero_points.len() == 1 {
+                0
+            } else {
+                i / per_filter
+            }]
+        })
+        .collect();
+    if centred.iter().all(|c| (-128..=127).contains(c)) {
+        return Some(vec![centred]);
+    }
+    if !centred.iter().all(|c| (-256..=254).contains(c)) {
+        return None;
+    }
+    let low: Vec<i64> = centred.iter().map(|c| c.div_euclid(2)).collect();
+    let high: Vec<i64> = centred.iter().zip(&low).map(|(c, l)| c - l).collect();
+    Some(vec![low, high])
+}
+
+/// Packs the parts of a split filter (each `[F/16][K/4][64]`, [`Filter::packed`]) as
+/// one `[F/16][K/4 * parts][64]`: the parts of a reduction quad in consecutive rows.
+pub fn interleave_parts(parts: &[Vec<u8>], blocks: usize, quads: usize) -> Vec<u8> {
+    if parts.len() == 1 {
+        return parts[0].clone();
+    }
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for block in 0..blocks {
+        for quad in 0..quads {
+            for part in parts {
+                let start = (block * quads + quad) * 64;
+                out.extend_from_slice(&part[start..start + 64]);
+            }
+        }
+    }
+    out
+}
+
 /// The per-channel requantization of a kernel: acc + bias[c], times multiplier[c],
 /// rounded, plus the output zero point, clamped to [low, high].
 pub struct Requantization {

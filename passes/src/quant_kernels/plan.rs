@@ -133,12 +133,8 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     if !(yq.width == 8 || exact_output && exact_ok)
         || xq.width != 8
         || wq.width != 8
-        || !wq.signed
         || xq.axis.is_some()
     {
-        return None;
-    }
-    if wq.zero_points.iter().any(|z| *z != 0) {
         return None;
     }
     let bias = match crate::quantization::ir::operand(op, 2) {
@@ -177,13 +173,29 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         }
         (transposed, n, k, 1, 1, Some((x_shape[0], n)))
     };
-    let filter = packing::Filter {
-        values: &filter_values,
-        filters: filters as usize,
-        channels: channels as usize,
-        kernel_h: kh as usize,
-        kernel_w: kw as usize,
-    };
+    // Weights centred on their zero points, in one or two int8 parts.
+    let per_filter = (channels * kh * kw) as usize;
+    let parts = packing::split_weights(&filter_values, &wq.zero_points, per_filter)?;
+    let part_filters: Vec<packing::Filter> = parts
+        .iter()
+        .map(|values| packing::Filter {
+            values,
+            filters: filters as usize,
+            channels: channels as usize,
+            kernel_h: kh as usize,
+            kernel_w: kw as usize,
+        })
+        .collect();
+    let filter = &part_filters[0];
+    let weight_parts = part_filters.len() as i64;
+    let packed = packing::interleave_parts(
+        &part_filters.iter().map(|f| f.packed()).collect::<Vec<_>>(),
+        filter.padded_filters() / 16,
+        filter.reduction_quads(),
+    );
+    let sums: Vec<i64> = (0..filters as usize)
+        .map(|f| part_filters.iter().map(|p| p.sums()[f]).sum())
+        .collect();
     let products: Vec<f64> = (0..filters as usize)
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
@@ -226,9 +238,10 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         )
     };
     let quads = kh * kw * filter.padded_channels() as i64 / 4;
-    let packed_shape = vec![padded as i64 / 16, quads, 64];
-    // The AMX kernels requantize to bytes: exact results take the vector kernel.
-    if let Some(tiles) = choice.tiles.filter(|_| !exact_output) {
+    let packed_shape = vec![padded as i64 / 16, quads * weight_parts, 64];
+    // The AMX kernels requantize to bytes from one int8 filter: exact results and split
+    // weights take the vector kernel.
+    if let Some(tiles) = choice.tiles.filter(|_| !exact_output && weight_parts == 1) {
         // AMX multiplies the stored bytes as they are (tdpbssd for int8 input), so
         // the correction uses the stored zero point.
         let kernel = AmxKernel {
@@ -255,8 +268,8 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
                 input,
                 output: [input[0], output[0], output[1], padded as i64],
                 filter_shape: packed_shape,
-                packed: filter.packed(),
-                bias: packing::corrected_bias(&accumulator, &filter.sums(), input_zero, padded),
+                packed: packed.clone(),
+                bias: packing::corrected_bias(&accumulator, &sums, input_zero, padded),
                 multipliers,
                 filters,
                 matrix,
@@ -285,6 +298,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         high,
         isa,
         exact_output,
+        weight_parts,
     };
     Some(Plan {
         text: kernel.text(),
@@ -297,8 +311,8 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
             kernel.padded_filters,
         ],
         filter_shape: packed_shape,
-        packed: filter.packed(),
-        bias: packing::corrected_bias(&accumulator, &filter.sums(), unsigned_zero, padded),
+        packed,
+        bias: packing::corrected_bias(&accumulator, &sums, unsigned_zero, padded),
         multipliers,
         filters,
         matrix,
@@ -330,12 +344,19 @@ fn depthwise_plan(
     }
     let (kh, kw) = (w_shape[2], w_shape[3]);
     let y_shape = tensor_info(op.result(0).ok()?.into())?.0;
+    // Weights centred on their zero points, in one or two int8 parts.
+    let parts = packing::split_weights(w_values, &wq.zero_points, (kh * kw) as usize)?;
     let products: Vec<f64> = (0..channels as usize)
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
-    let sums: Vec<i64> = w_values
-        .chunks((kh * kw) as usize)
-        .map(|taps| taps.iter().sum())
+    let sums: Vec<i64> = (0..channels as usize)
+        .map(|c| {
+            let taps = c * (kh * kw) as usize..(c + 1) * (kh * kw) as usize;
+            parts
+                .iter()
+                .map(|p| p[taps.clone()].iter().sum::<i64>())
+                .sum()
+        })
         .collect();
     let input_zero = xq.zero_points[0];
     let unsigned_zero = if xq.signed {
@@ -370,15 +391,16 @@ fn depthwise_plan(
         low,
         high,
         isa,
+        weight_parts: parts.len() as i64,
     };
     Some(Plan {
         text: kernel.text(),
         name,
         input: kernel.input,
         output: [x_shape[0], y_shape[1], y_shape[2], channels],
-        filter_shape: vec![channels / 16, (kh + 3) / 4, kw, 64],
-        packed: depthwise_kernel::pack_depthwise(
-            w_values,
+        filter_shape: vec![channels / 16, (kh + 3) / 4 * parts.len() as i64, kw, 64],
+        packed: depthwise_kernel::pack_depthwise_parts(
+            &parts,
             channels as usize,
             kh as usize,
             kw as usize,

@@ -100,7 +100,11 @@ pub fn vector_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
 pub fn quantized_constant(value: Value) -> Option<(Vec<i64>, Vec<i64>, UniformQuantization)> {
     let (shape, quantization) = quantized(value)?;
     let cast = produced_by(value, "quant.scast")?;
-    let storage = operand(cast, 0)?;
+    let mut storage = operand(cast, 0)?;
+    // A uint8 constant reaches the cast as its signless twin (tensor.bitcast).
+    if let Some(bitcast) = produced_by(storage, "tensor.bitcast") {
+        storage = operand(bitcast, 0)?;
+    }
     let constant = producer(storage).filter(|op| {
         matches!(
             name_of(*op).as_str(),
