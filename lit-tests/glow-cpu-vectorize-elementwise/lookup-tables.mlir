@@ -1,9 +1,10 @@
 // glow-cpu-vectorize-elementwise: an int8 lookup table (glow.quant.lookup_table's
 // lowering: sigmoid / tanh, fused with the quantized multiply of a SiLU) reads a
-// 256-byte table at an index computed per element, which LLVM's loop vectorizer
+// 256-entry table at an index computed per element, which LLVM's loop vectorizer
 // leaves scalar. Such generics become rows of vector code with the reads as
-// vector.gather from the table, plain elementwise or not; other gathers (from larger
-// or wider tables, as an embedding) stay as they are.
+// vector.gather from the table (8-bit entries, or 32-bit as glow-graph-to-linalg
+// widens them so that a gather is one vpgatherdd), plain elementwise or not; other
+// gathers (from larger or float tables, as an embedding) stay as they are.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -29,6 +30,25 @@ func.func @silu(%x: tensor<8x32xi8>) -> tensor<8x32xi8> {
     linalg.yield %narrow : i8
   } -> tensor<8x32xi8>
   return %y : tensor<8x32xi8>
+}
+
+// CHECK-LABEL: func.func @widened_table
+// CHECK: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<256xi32>, vector<1x16xindex>, vector<1x16xi1>, vector<1x16xi32> into vector<1x16xi32>
+// CHECK: arith.trunci {{.*}} : vector<1x16xi32> to vector<1x16xi8>
+// CHECK-NOT: linalg.generic
+func.func @widened_table(%x: tensor<4x16xi8>) -> tensor<4x16xi8> {
+  %table = arith.constant dense<3> : tensor<256xi32>
+  %empty = tensor.empty() : tensor<4x16xi8>
+  %y = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x16xi8>) outs(%empty : tensor<4x16xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %wide = arith.extui %in : i8 to i32
+    %index = arith.index_cast %wide : i32 to index
+    %word = tensor.extract %table[%index] : tensor<256xi32>
+    %narrow = arith.trunci %word : i32 to i8
+    linalg.yield %narrow : i8
+  } -> tensor<4x16xi8>
+  return %y : tensor<4x16xi8>
 }
 
 // CHECK-LABEL: func.func @embedding_left_alone

@@ -290,8 +290,9 @@ fn plain_reduction(op: OperationRef) -> bool {
     plain
 }
 
-/// Whether every `tensor.extract` in the payload of `op` reads a byte table of at most
-/// 256 entries (an int8 lookup table): those vectorize as gathers from the table.
+/// Whether every `tensor.extract` in the payload of `op` reads an 8- or 32-bit integer
+/// table of at most 256 entries (an int8 lookup table, stored widened): those vectorize
+/// as gathers from the table.
 fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
     let mut only_tables = true;
     op.walk(WalkOrder::PreOrder, |nested| {
@@ -305,7 +306,7 @@ fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
                     && matches!(t.dim_size(0), Ok(melior::ir::r#type::DimSize::Static(n)) if n <= 256)
                     && t.element().is_integer()
                     && melior::ir::r#type::IntegerType::try_from(t.element())
-                        .is_ok_and(|i| i.width() == 8)
+                        .is_ok_and(|i| i.width() == 8 || i.width() == 32)
             });
             if !small_bytes {
                 only_tables = false;

@@ -165,8 +165,21 @@ fn lookup_table<'c>(
     let Some(x) = operand(&b, op, 0) else {
         return false;
     };
-    let i8 = IntegerType::new(context, 8).into();
-    let table = b.constant(table, b.tensor(&[256], i8));
+    let i8: Type = IntegerType::new(context, 8).into();
+    // The table widened to i32: a vectorized lookup is then one 32-bit gather
+    // (vpgatherdd on AVX-512) instead of a byte gather LLVM scalarizes.
+    let Some(bytes) = glow_dialects::elements::raw_bytes(table, 1, false) else {
+        return false;
+    };
+    let words: Vec<u8> = bytes
+        .iter()
+        .flat_map(|b| i32::from(*b as i8).to_le_bytes())
+        .collect();
+    let table_type = b.tensor(&[256], i32_type(context));
+    let table = b.constant(
+        glow_dialects::elements::dense_elements(table_type, &words),
+        table_type,
+    );
     let signed = x.q.signed;
     let storage = b.elementwise(&[x.storage], &shape, i8, |body, args| {
         let index_type = Type::index(body.context);
@@ -179,7 +192,8 @@ fn lookup_table<'c>(
             body.value("arith.extui", &[args[0]], i32, &[])
         };
         let index = body.value("arith.index_cast", &[position], index_type, &[]);
-        body.op("tensor.extract", &[table, index], i8, &[])
+        let word = body.value("tensor.extract", &[table, index], i32, &[]);
+        body.op("arith.trunci", &[word], i8, &[])
     });
     let Some(value) = view_as_quantized(&b, storage, result.r#type()) else {
         return false;
