@@ -1,8 +1,10 @@
 """Quantizes exported models every way onnxruntime's tools offer and runs each through
 glow and onnxruntime, as a new user would: quantize_static in the QDQ format (per-channel
 or per-tensor int8 weights, uint8 or int8 activations, uint8 weights, reduce_range) and
-in the QOperator format (onnxruntime's com.microsoft QLinear* ops), and quantize_dynamic
-(DynamicQuantizeLinear + MatMulInteger / ConvInteger, int8 or uint8 weights).
+in the QOperator format (onnxruntime's com.microsoft QLinear* ops), quantize_dynamic
+(DynamicQuantizeLinear + MatMulInteger / ConvInteger, int8 or uint8 weights), and for
+BERT-family models onnxruntime's transformer optimizer's fused graph (com.microsoft
+Attention, EmbedLayerNormalization, ...) in float and quantized dynamically (QAttention).
 
 For every variant it prints whether glow imports and runs it, glow's normalized max
 error against onnxruntime (max |glow - ort| / max |ort|) and against onnxruntime with
@@ -71,6 +73,12 @@ def variants():
     table = {name: ("static", kwargs) for name, kwargs in static.items()}
     table["dynamic"] = ("dynamic", dict(weight_type=s8))
     table["dynamic-u8-weights"] = ("dynamic", dict(weight_type=u8))
+    # onnxruntime's transformer optimizer (com.microsoft Attention, EmbedLayerNormalization,
+    # SkipLayerNormalization, BiasGelu), then quantize_dynamic (QAttention, ...): the
+    # usual int8 BERT recipe. The float fused model is a row too.
+    table["fused"] = ("fused", None)
+    table["fused-dynamic"] = ("fused", dict(weight_type=s8,
+                                            extra_options={"DefaultTensorType": 1}))
     return table
 
 
@@ -101,6 +109,8 @@ def quantized(model, variant, shapes):
     if out.exists():
         return out, None
     kind, kwargs = variants()[variant]
+    if kind == "fused" and "input_ids" not in shapes:
+        return None, "transformer fusions: BERT-family models only"
 
     class Reader(CalibrationDataReader):
         def __init__(self):
@@ -113,8 +123,17 @@ def quantized(model, variant, shapes):
     try:
         if kind == "static":
             quantize_static(str(prepared), str(out), Reader(), **kwargs)
-        else:
+        elif kind == "dynamic":
             quantize_dynamic(str(prepared), str(out), **kwargs)
+        else:
+            from onnxruntime.transformers.optimizer import optimize_model
+            fused = optimize_model(str(model), model_type="bert", opt_level=0)
+            if kwargs is None:
+                fused.save_model_to_file(str(out))
+            else:
+                with tempfile.TemporaryDirectory() as folder:
+                    fused.save_model_to_file(f"{folder}/fused.onnx")
+                    quantize_dynamic(f"{folder}/fused.onnx", str(out), **kwargs)
     except Exception as error:  # the quantizer's own failure, reported as such
         return None, f"onnxruntime's quantizer failed: {error}"
     return out, None

@@ -17,6 +17,7 @@ mod lp_pool;
 mod nd_indexing;
 mod nn;
 mod norms;
+mod ort_fusions;
 mod quantization;
 mod quantized_compute;
 mod rearrange;
@@ -213,27 +214,47 @@ const TABLE: &[(&str, Convert)] = &[
     ("HannWindow", signal_windows::hann_window),
 ];
 
-/// The converter of a default-domain op type.
+/// onnxruntime's `com.microsoft` ops the importer converts (its transformer
+/// optimizer's fusions; its quantized ops are rewritten when the model is loaded).
+const CONTRIB_TABLE: &[(&str, Convert)] = &[
+    ("Attention", ort_fusions::attention),
+    ("BiasGelu", ort_fusions::bias_gelu),
+    (
+        "EmbedLayerNormalization",
+        ort_fusions::embed_layer_normalization,
+    ),
+    ("FastGelu", ort_fusions::fast_gelu),
+    ("Gelu", ort_fusions::gelu),
+    (
+        "SkipLayerNormalization",
+        ort_fusions::skip_layer_normalization,
+    ),
+];
+
+/// The converter of a node's op type (default domain, or `com.microsoft`).
 pub(crate) fn converter(node: &NodeProto) -> Option<Convert> {
-    if !(node.domain().is_empty() || node.domain() == "ai.onnx") {
-        return None;
-    }
-    TABLE
+    let table = match node.domain() {
+        "" | "ai.onnx" => TABLE,
+        "com.microsoft" => CONTRIB_TABLE,
+        _ => return None,
+    };
+    table
         .iter()
         .find(|(name, _)| *name == node.op_type())
         .map(|(_, convert)| *convert)
 }
 
 /// Every supported ONNX op type, sorted: the default domain's, then onnxruntime's
-/// `com.microsoft` quantized ops (rewritten into QDQ form when the model is loaded).
+/// `com.microsoft` ops (quantized ones rewritten into QDQ form when the model is
+/// loaded, transformer fusions converted).
 pub fn supported_ops() -> Vec<String> {
     let mut names: Vec<String> = TABLE.iter().map(|(name, _)| name.to_string()).collect();
     names.sort_unstable();
-    names.extend(
-        crate::qoperator::CONTRIB_OPS
-            .iter()
-            .map(|op| format!("com.microsoft.{op}")),
-    );
+    let mut contrib: Vec<&str> = crate::qoperator::CONTRIB_OPS.to_vec();
+    contrib.extend(crate::qoperator::TRANSFORMER_OPS);
+    contrib.extend(CONTRIB_TABLE.iter().map(|(name, _)| *name));
+    contrib.sort_unstable();
+    names.extend(contrib.iter().map(|op| format!("com.microsoft.{op}")));
     names
 }
 

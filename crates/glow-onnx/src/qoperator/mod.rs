@@ -20,6 +20,8 @@ use crate::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod transformer;
+
 const CONTRIB_DOMAIN: &str = "com.microsoft";
 
 /// The quantization of a value: its scale and zero-point tensors, by name.
@@ -117,9 +119,14 @@ pub const CONTRIB_OPS: &[&str] = &[
     "QLinearWhere",
 ];
 
+/// The quantized transformer fusions rewritten onto their float twins
+/// ([`transformer`]).
+pub const TRANSFORMER_OPS: &[&str] = transformer::OPS;
+
 /// Whether `node` is a contrib op this module rewrites.
 pub fn is_rewritten(node: &NodeProto) -> bool {
-    node.domain() == CONTRIB_DOMAIN && CONTRIB_OPS.contains(&node.op_type())
+    node.domain() == CONTRIB_DOMAIN
+        && (CONTRIB_OPS.contains(&node.op_type()) || TRANSFORMER_OPS.contains(&node.op_type()))
 }
 
 /// A standard op that runs on quantized integers in QOperator graphs and keeps its
@@ -527,7 +534,12 @@ pub fn rewrite_qoperator_graph(graph: &mut GraphProto, opset: i64) -> Result<(),
     for node in original {
         rewriter.label = crate::import::node_label(&node);
         if is_rewritten(&node) {
-            rewrite_contrib(&node, &mut rewriter).map_err(|reason| ImportError::Node {
+            let rewritten = if TRANSFORMER_OPS.contains(&node.op_type()) {
+                transformer::rewrite(&node, &mut rewriter)
+            } else {
+                rewrite_contrib(&node, &mut rewriter)
+            };
+            rewritten.map_err(|reason| ImportError::Node {
                 node: rewriter.label.clone(),
                 op_type: format!("{CONTRIB_DOMAIN}.{}", node.op_type()),
                 reason,
