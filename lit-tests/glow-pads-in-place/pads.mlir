@@ -1,18 +1,32 @@
-// A constant tensor.pad becomes an insert_slice into a filled tensor, so the producer
-// can write into the padded buffer; a pad whose value is not a constant stays.
+// A constant tensor.pad becomes an insert_slice into a tensor whose border alone is
+// filled (one fill per border slab: rows 0 and 5 whole, then columns 0 and 5 of the
+// interior rows), so the producer can write into the padded buffer and no element is
+// written twice; a pad whose value is not a constant stays.
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-pads-in-place))' | FileCheck %s
-// End to end, after empty-tensor elimination the producer writes into a subview of
-// the padded buffer and, once canonicalization drops the self-copy, no copy is left.
+// End to end, after empty-tensor elimination the fills and the producer write into
+// disjoint subviews of the padded buffer and, once canonicalization drops the
+// self-copies, no copy is left.
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-pads-in-place),eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries},cse,canonicalize)' | FileCheck %s --check-prefix=BUFFERS
 
 // CHECK-LABEL: func.func @pad
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x6x4xf32>
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x6x6x4xf32>)
-// CHECK: tensor.insert_slice %{{.*}} into %[[F]][0, 1, 1, 0] [1, 4, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[TOP:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x6x4xf32>)
+// CHECK: %[[S0:.*]] = tensor.insert_slice %[[TOP]] into %[[E]][0, 0, 0, 0] [1, 1, 6, 4] [1, 1, 1, 1]
+// CHECK: %[[BOTTOM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x6x4xf32>)
+// CHECK: %[[S1:.*]] = tensor.insert_slice %[[BOTTOM]] into %[[S0]][0, 5, 0, 0] [1, 1, 6, 4]
+// CHECK: %[[LEFT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x1x4xf32>)
+// CHECK: %[[S2:.*]] = tensor.insert_slice %[[LEFT]] into %[[S1]][0, 1, 0, 0] [1, 4, 1, 4]
+// CHECK: %[[RIGHT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x1x4xf32>)
+// CHECK: %[[S3:.*]] = tensor.insert_slice %[[RIGHT]] into %[[S2]][0, 1, 5, 0] [1, 4, 1, 4]
+// CHECK: tensor.insert_slice %{{.*}} into %[[S3]][0, 1, 1, 0] [1, 4, 4, 4] [1, 1, 1, 1]
 // CHECK-NOT: tensor.pad
+// CHECK-NOT: linalg.fill
 // BUFFERS-LABEL: func.func @pad
 // BUFFERS: %[[B:.*]] = memref.alloc() {{.*}} : memref<1x6x6x4xf32>
-// BUFFERS: linalg.fill {{.*}} outs(%[[B]]
+// BUFFERS: %[[TOP:.*]] = memref.subview %[[B]][0, 0, 0, 0] [1, 1, 6, 4]
+// BUFFERS: linalg.fill {{.*}} outs(%[[TOP]]
+// BUFFERS: %[[RIGHT:.*]] = memref.subview %[[B]][0, 1, 5, 0] [1, 4, 1, 4]
+// BUFFERS: linalg.fill {{.*}} outs(%[[RIGHT]]
 // BUFFERS: %[[V:.*]] = memref.subview %[[B]][0, 1, 1, 0] [1, 4, 4, 4] [1, 1, 1, 1]
 // BUFFERS: linalg.exp ins(%{{.*}}) outs(%[[V]]
 // BUFFERS-NOT: memref.copy
@@ -38,4 +52,25 @@ func.func @dynamic_value(%x: tensor<4xf32>, %v: f32) -> tensor<6xf32> {
     tensor.yield %v : f32
   } : tensor<4xf32> to tensor<6xf32>
   return %0 : tensor<6xf32>
+}
+
+// -----
+
+// Padding on one side only, with -inf (a max pool's padding): slabs only where there
+// is a border, the value kept.
+// CHECK-LABEL: func.func @one_sided
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x5x5x2xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x5x2xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %[[E]][0, 4, 0, 0] [1, 1, 5, 2]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x1x2xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 4, 0] [1, 4, 1, 2]
+// CHECK-NOT: linalg.fill
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 4, 4, 2]
+func.func @one_sided(%x: tensor<1x4x4x2xf32>) -> tensor<1x5x5x2xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = tensor.pad %x low[0, 0, 0, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %cst : f32
+  } : tensor<1x4x4x2xf32> to tensor<1x5x5x2xf32>
+  return %0 : tensor<1x5x5x2xf32>
 }

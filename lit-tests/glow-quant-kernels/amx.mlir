@@ -49,7 +49,7 @@
 // RUN: glow-compile %S/Inputs/amx-conv.mlir --function amx_layer --int8-kernels amx-emulated -o %t.bundle
 // RUN: nm %t.bundle/amx_conv.o | FileCheck %s --check-prefix=NO-MALLOC
 // NO-MALLOC-NOT: malloc
-// NO-MALLOC: memset
+// NO-MALLOC: amx_conv_kernel
 // NO-MALLOC-NOT: malloc
 
 // An unknown instruction set is an option error naming the choices.

@@ -1,10 +1,15 @@
 //! `glow-pads-in-place`: tensor.pad with static amounts and a constant value ->
-//! tensor.insert_slice of the source into a linalg.fill of the padded shape
-//! (destination-passing style). Run right before `eliminate-empty-tensors` and
-//! bufferization, after the last CSE: the producer of the padded value then writes
-//! straight into the padded buffer. A tensor.pad bufferizes to a new buffer plus a
-//! strided `memrefCopy` call per run, and if CSE ran after this rewrite, two pads of
-//! one shape would share one fill and bufferization would copy it.
+//! tensor.insert_slice of the source into a tensor whose border alone is filled: one
+//! linalg.fill per border slab (for each padded dimension d, the low and the high
+//! slab, interior along the dimensions before d, whole along those after), inserted
+//! into a tensor.empty of the padded shape (destination-passing style). Run right
+//! before `eliminate-empty-tensors` and bufferization, after the last CSE: the
+//! producer of the padded value then writes straight into the padded buffer, and no
+//! element is written twice (a whole-buffer fill wrote each element of a depthwise
+//! convolution's 5 MB input once more before the producer did). A tensor.pad
+//! bufferizes to a new buffer plus a strided `memrefCopy` call per run, and if CSE ran
+//! after this rewrite, two pads of one shape would share fills and bufferization would
+//! copy them.
 
 use crate::{
     framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule},
@@ -56,24 +61,59 @@ fn rewrite<'c>(
     let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else {
         return false;
     };
-    let (Some(_), Some(low)) = (
+    let (Some((padded, element)), Some(low)) = (
         tensor_info(result.into()),
         crate::framework::attributes::i64_array(op, "static_low"),
     ) else {
         return false;
     };
-    if tensor_info(source).is_none() {
+    let Some((inner, _)) = tensor_info(source) else {
         return false;
-    }
+    };
     // The padding value: a constant yielded by the region.
     let Some(fill) = padding_constant(op) else {
         return false;
     };
     let b = LinalgBuilder::before(context, op, rewriter);
-    let filled = b.zeros(result.r#type(), fill);
-    let converted = b.insert_slice(source, filled, &low, &vec![1; low.len()]);
+    let unit = vec![1; low.len()];
+    let mut padded_value = b.empty(result.r#type());
+    for (offsets, sizes) in border_slabs(&padded, &inner, &low) {
+        let slab = b.zeros(b.tensor(&sizes, element), fill);
+        padded_value = b.insert_slice(slab, padded_value, &offsets, &unit);
+    }
+    let converted = b.insert_slice(source, padded_value, &low, &unit);
     rewriter.replace_op_with_values(op, &[converted]);
     true
+}
+
+/// `(offsets, sizes)` of the slabs that partition the border of a `padded` tensor
+/// holding an `inner` one at `low`: for each dimension d, the part before and the part
+/// after the inner extent along d, inner along the dimensions before d, whole along
+/// those after it. Empty slabs are left out.
+fn border_slabs(padded: &[i64], inner: &[i64], low: &[i64]) -> Vec<(Vec<i64>, Vec<i64>)> {
+    let mut slabs = Vec::new();
+    for d in 0..padded.len() {
+        let high = padded[d] - low[d] - inner[d];
+        for (start, size) in [(0, low[d]), (low[d] + inner[d], high)] {
+            if size <= 0 {
+                continue;
+            }
+            let (mut offsets, mut sizes) = (Vec::new(), Vec::new());
+            for j in 0..padded.len() {
+                let (offset, extent) = match j.cmp(&d) {
+                    std::cmp::Ordering::Less => (low[j], inner[j]),
+                    std::cmp::Ordering::Equal => (start, size),
+                    std::cmp::Ordering::Greater => (0, padded[j]),
+                };
+                offsets.push(offset);
+                sizes.push(extent);
+            }
+            if sizes.iter().all(|&n| n > 0) {
+                slabs.push((offsets, sizes));
+            }
+        }
+    }
+    slabs
 }
 
 /// The attribute of the `arith.constant` the pad's region yields, if it does.
