@@ -4,7 +4,7 @@ output: max |glow - ort| and that divided by max |ort| (the issue's 1e-4 bound).
 
 Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--seed N]
                                    [--int-low N] [--int-high N] [--bin DIR] [--tolerance 1e-4]
-                                   [--via-mlir]
+                                   [--via-mlir] [--ort-unoptimized]
 
 Float inputs are standard normal; integer inputs (token ids, masks, uint8 images)
 uniform in [--int-low, --int-high); boolean inputs (masks) true with probability 3/4. Exits 1 if an output differs by more than the tolerance.
@@ -38,9 +38,15 @@ def main():
                         help="also require the same argmax along the last axis of each output")
     parser.add_argument("--via-mlir", action="store_true",
                         help="run the model's glow-import text output instead of the .onnx file")
+    parser.add_argument("--ort-unoptimized", action="store_true",
+                        help="run onnxruntime with its graph optimizations off (its kernels as "
+                             "the model spells them)")
     arguments = parser.parse_args()
 
-    session = ort.InferenceSession(arguments.model, providers=["CPUExecutionProvider"])
+    options = ort.SessionOptions()
+    if arguments.ort_unoptimized:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(arguments.model, options, providers=["CPUExecutionProvider"])
     declared = {i.name: i.type for i in session.get_inputs()}
     rng = np.random.default_rng(arguments.seed)
     feeds = {}

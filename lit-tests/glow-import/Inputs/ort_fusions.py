@@ -11,6 +11,12 @@ KIND:
              `unidirectional`, a `scale` and unequal Q/K and V sizes
   dynamic    `fused` quantized by onnxruntime's quantize_dynamic: QAttention and
              QEmbedLayerNormalization with run-time activation scales
+  session    the ops onnxruntime's session optimizer writes into a model it saves:
+             FusedConv with each activation (and a Z input), FusedMatMul (transA,
+             transB, alpha, batched), MatMulIntegerToFloat, DynamicQuantizeMatMul;
+             and the T5 / Llama fusions SimplifiedLayerNormalization (default
+             domain), SkipSimplifiedLayerNormalization, QuickGelu
+  batch-transpose  a FusedMatMul with transBatchA (refused)
   past       an Attention with a `past` input (refused)
   flat-embed an EmbedLayerNormalization whose word embedding table is 1-D (refused)
 """
@@ -79,6 +85,58 @@ def dynamic(out):
                          extra_options={"DefaultTensorType": TensorProto.FLOAT})
 
 
+def session(batch_transpose=False):
+    inits = [weight("cw", 16, 4, 3, 3), weight("cb", 16),
+             numpy_helper.from_array(rng.integers(-100, 100, (16, 12)).astype(np.int8), "qw"),
+             numpy_helper.from_array(np.array([3], np.int8), "qw_zp"),
+             numpy_helper.from_array((0.01 + 0.01 * rng.random(12)).astype(np.float32), "qw_scale"),
+             numpy_helper.from_array(np.array(0.02, np.float32), "a_scale"),
+             numpy_helper.from_array(np.array(131, np.uint8), "a_zp"),
+             weight("qb", 12), weight("mw", 16, 12), weight("rms", 12, scale=1.0),
+             weight("skip_bias", 12)]
+    activations = [("Relu", []), ("Tanh", []), ("Sigmoid", []), ("LeakyRelu", [0.2]),
+                   ("HardSigmoid", [0.3, 0.4]), ("Clip", [-0.5, 0.7])]
+    nodes, outputs = [], []
+    for i, (kind, params) in enumerate(activations):
+        inputs = ["image", "cw", "cb"] + (["z"] if i == 0 else [])
+        attributes = dict(activation=kind, kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+        if params:
+            attributes["activation_params"] = params
+        nodes.append(helper.make_node("FusedConv", inputs, [f"conv_{kind}"], domain=MS,
+                                      **attributes))
+        outputs.append(helper.make_tensor_value_info(f"conv_{kind}", TensorProto.FLOAT,
+                                                     [1, 16, 6, 6]))
+    matmul = dict(transA=1, transB=1, alpha=0.5)
+    if batch_transpose:
+        matmul["transBatchA"] = 1
+    nodes += [
+        # x [2, 12, 16] and mw [16, 12], both transposed: 2 x (16 x 12) @ (12 x 16).
+        helper.make_node("FusedMatMul", ["x", "mw"], ["fused"], domain=MS, **matmul),
+        helper.make_node("DynamicQuantizeMatMul", ["rows", "qw", "qw_scale", "qw_zp", "qb"],
+                         ["dynamic"], domain=MS),
+        helper.make_node("MatMulIntegerToFloat",
+                         ["rows_u8", "qw", "a_scale", "qw_scale", "a_zp", "qw_zp", "qb"],
+                         ["integer"], domain=MS),
+        helper.make_node("SimplifiedLayerNormalization", ["dynamic", "rms"], ["rms_out"],
+                         epsilon=1e-6),
+        helper.make_node("SkipSimplifiedLayerNormalization",
+                         ["integer", "rms_out", "rms", "skip_bias"], ["skip_rms", "", "", "sum"],
+                         domain=MS, epsilon=1e-6),
+        helper.make_node("QuickGelu", ["skip_rms"], ["quick"], domain=MS, alpha=1.0),
+    ]
+    outputs += [helper.make_tensor_value_info("fused", TensorProto.FLOAT, [2, 16, 16]),
+                helper.make_tensor_value_info("sum", TensorProto.FLOAT, [5, 12]),
+                helper.make_tensor_value_info("quick", TensorProto.FLOAT, [5, 12])]
+    inputs = [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 4, 6, 6]),
+              helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 16, 6, 6]),
+              helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 12, 16]),
+              helper.make_tensor_value_info("rows", TensorProto.FLOAT, [5, 16]),
+              helper.make_tensor_value_info("rows_u8", TensorProto.UINT8, [5, 16])]
+    graph = helper.make_graph(nodes, "session", inputs, outputs, inits)
+    return helper.make_model(graph, ir_version=8, opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+
+
 def past():
     model = fused()
     attention = model.graph.node[1]
@@ -100,7 +158,9 @@ def main():
     if kind == "dynamic":
         dynamic(out)
         return
-    save({"fused": fused, "past": past, "flat-embed": flat_embed}[kind](), out)
+    builders = {"fused": fused, "session": session, "batch-transpose": lambda: session(True),
+                "past": past, "flat-embed": flat_embed}
+    save(builders[kind](), out)
 
 
 if __name__ == "__main__":

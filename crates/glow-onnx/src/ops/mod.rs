@@ -18,6 +18,7 @@ mod nd_indexing;
 mod nn;
 mod norms;
 mod ort_fusions;
+mod ort_session_fusions;
 mod quantization;
 mod quantized_compute;
 mod rearrange;
@@ -215,7 +216,8 @@ const TABLE: &[(&str, Convert)] = &[
 ];
 
 /// onnxruntime's `com.microsoft` ops the importer converts (its transformer
-/// optimizer's fusions; its quantized ops are rewritten when the model is loaded).
+/// optimizer's fusions and its session optimizer's FusedConv / FusedMatMul; its
+/// quantized ops are rewritten when the model is loaded).
 const CONTRIB_TABLE: &[(&str, Convert)] = &[
     ("Attention", ort_fusions::attention),
     ("BiasGelu", ort_fusions::bias_gelu),
@@ -224,16 +226,32 @@ const CONTRIB_TABLE: &[(&str, Convert)] = &[
         ort_fusions::embed_layer_normalization,
     ),
     ("FastGelu", ort_fusions::fast_gelu),
+    ("FusedConv", ort_session_fusions::fused_conv),
+    ("FusedMatMul", ort_session_fusions::fused_matmul),
     ("Gelu", ort_fusions::gelu),
+    ("QuickGelu", ort_fusions::quick_gelu),
+    (
+        "SimplifiedLayerNormalization",
+        ort_fusions::simplified_layer_normalization,
+    ),
     (
         "SkipLayerNormalization",
         ort_fusions::skip_layer_normalization,
     ),
+    (
+        "SkipSimplifiedLayerNormalization",
+        ort_fusions::skip_simplified_layer_normalization,
+    ),
 ];
+
+/// onnxruntime's ops that it registers in the default domain although ONNX does not
+/// define them (its transformer optimizer writes them there).
+const ORT_DEFAULT_DOMAIN: &[&str] = &["SimplifiedLayerNormalization"];
 
 /// The converter of a node's op type (default domain, or `com.microsoft`).
 pub(crate) fn converter(node: &NodeProto) -> Option<Convert> {
     let table = match node.domain() {
+        "" | "ai.onnx" if ORT_DEFAULT_DOMAIN.contains(&node.op_type()) => CONTRIB_TABLE,
         "" | "ai.onnx" => TABLE,
         "com.microsoft" => CONTRIB_TABLE,
         _ => return None,
@@ -244,14 +262,17 @@ pub(crate) fn converter(node: &NodeProto) -> Option<Convert> {
         .map(|(_, convert)| *convert)
 }
 
-/// Every supported ONNX op type, sorted: the default domain's, then onnxruntime's
+/// Every supported ONNX op type, sorted: the default domain's (with onnxruntime's
+/// SimplifiedLayerNormalization, which it puts there), then onnxruntime's
 /// `com.microsoft` ops (quantized ones rewritten into QDQ form when the model is
 /// loaded, transformer fusions converted).
 pub fn supported_ops() -> Vec<String> {
     let mut names: Vec<String> = TABLE.iter().map(|(name, _)| name.to_string()).collect();
+    names.extend(ORT_DEFAULT_DOMAIN.iter().map(|name| name.to_string()));
     names.sort_unstable();
     let mut contrib: Vec<&str> = crate::qoperator::CONTRIB_OPS.to_vec();
     contrib.extend(crate::qoperator::TRANSFORMER_OPS);
+    contrib.extend(crate::qoperator::INTEGER_MATMUL_OPS);
     contrib.extend(CONTRIB_TABLE.iter().map(|(name, _)| *name));
     contrib.sort_unstable();
     names.extend(contrib.iter().map(|op| format!("com.microsoft.{op}")));

@@ -521,8 +521,16 @@ pub fn gemm<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 
 /// MatMul with numpy semantics: 1-D operands, broadcast batch dimensions.
 pub fn matmul<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    let a = cx.input(0)?;
-    let b = cx.input(1)?;
+    let (a, b) = (cx.input(0)?, cx.input(1)?);
+    Ok(vec![numpy_matmul(cx, a, b)?])
+}
+
+/// The product of `a` and `b` with numpy's (ONNX MatMul's) semantics.
+pub fn numpy_matmul<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    a: Slot<'c, 'a>,
+    b: Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
     if a.shape.is_empty() || b.shape.is_empty() {
         return Err("scalar operands".into());
     }
@@ -585,7 +593,7 @@ pub fn matmul<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let flat = cx.shape_of(out);
     let slot = Slot::value(out, flat, a.element);
     let value = reshape_to(cx, &slot, &result_shape)?;
-    Ok(vec![Slot::value(value, result_shape, a.element)])
+    Ok(Slot::value(value, result_shape, a.element))
 }
 
 /// Softmax / LogSoftmax: one axis from opset 13, the 2-D coercion before.

@@ -242,16 +242,26 @@ pub fn group_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
 /// RMSNormalization: x / sqrt(mean(x^2 over axis..) + epsilon) * scale.
 pub fn rms_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     float_only(cx)?;
-    let x = cx.input(0)?;
-    let scale = cx.input(1)?;
+    let (x, scale) = (cx.input(0)?, cx.input(1)?);
+    Ok(vec![rms_norm(cx, &x, &scale)?])
+}
+
+/// `x / sqrt(mean(x^2 over axis..) + epsilon) * scale`, with the node's `axis` (-1 by
+/// default) and `epsilon` (1e-5): RMSNormalization, and onnxruntime's
+/// SimplifiedLayerNormalization family.
+pub fn rms_norm<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    scale: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
     let rank = x.shape.len();
     let axis = normalize_axis(cx.attr_i("axis", -1), rank)?;
     let epsilon = cx.attr_f("epsilon", 1e-5) as f64;
     let axes: Vec<usize> = (axis..rank).collect();
-    let squares = bin(cx, Bin::Mul, &x, &x)?;
+    let squares = bin(cx, Bin::Mul, x, x)?;
     let mean = reduce(cx, Reduction::Mean, &squares, &axes, true)?;
     let shifted = bin(cx, Bin::Add, &mean, &scalar(x.element, epsilon))?;
     let root = un(cx, Un::Sqrt, &shifted)?;
-    let normalized = bin(cx, Bin::Div, &x, &root)?;
-    Ok(vec![bin(cx, Bin::Mul, &normalized, &scale)?])
+    let normalized = bin(cx, Bin::Div, x, &root)?;
+    bin(cx, Bin::Mul, &normalized, scale)
 }

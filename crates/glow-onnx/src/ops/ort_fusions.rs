@@ -13,7 +13,10 @@
 //! - SkipLayerNormalization: layer norm of input + skip (+ bias); its last output is
 //!   the sum
 //! - BiasGelu / FastGelu / Gelu: Gelu (exact, or the tanh approximation) of input
-//!   (+ bias)
+//!   (+ bias); QuickGelu: `x * sigmoid(alpha x)`
+//! - SimplifiedLayerNormalization (RMS normalization, which onnxruntime registers in
+//!   the default domain) and SkipSimplifiedLayerNormalization (of input + skip
+//!   (+ bias); its last output is the sum), as T5 / Llama-style models fuse them
 //!
 //! Past key / value state, attention bias inputs and rotary embeddings are refused
 //! with a line naming them.
@@ -21,7 +24,8 @@
 use super::{
     broadcast::broadcast_to,
     compose::{
-        bin, convert, matmul, reduce, reshape, scalar, select, slice, transpose, Bin, Reduction,
+        bin, convert, matmul, reduce, reshape, scalar, select, slice, transpose, un, Bin,
+        Reduction, Un,
     },
 };
 use crate::{
@@ -97,6 +101,44 @@ pub fn skip_layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Con
     let out = layer_norm(cx, &sum, &gamma, beta.as_ref())?;
     // Outputs 1 and 2 are not requested (checked above); 3 is the sum.
     Ok(vec![out, sum.clone(), sum.clone(), sum])
+}
+
+/// SimplifiedLayerNormalization (which onnxruntime registers in the default domain):
+/// RMSNormalization under another name.
+pub fn simplified_layer_normalization<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+) -> Converted<'c, 'a> {
+    refuse_outputs(cx, 1, "inverse standard deviation")?;
+    let (x, scale) = (cx.input(0)?, cx.input(1)?);
+    Ok(vec![super::norms::rms_norm(cx, &x, &scale)?])
+}
+
+/// SkipSimplifiedLayerNormalization: RMS normalization of input + skip (+ bias, input
+/// 3) over the last axis, times gamma; its last output is the sum.
+pub fn skip_simplified_layer_normalization<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+) -> Converted<'c, 'a> {
+    let (x, skip, gamma) = (cx.input(0)?, cx.input(1)?, cx.input(2)?);
+    let requested = |i: usize| cx.node.output.get(i).is_some_and(|o| !o.is_empty());
+    if requested(1) || requested(2) {
+        return Err("the mean and inverse standard deviation outputs are not supported".into());
+    }
+    let mut sum = bin(cx, Bin::Add, &x, &skip)?;
+    if let Some(bias) = optional(cx, 3)? {
+        sum = bin(cx, Bin::Add, &sum, &bias)?;
+    }
+    let out = super::norms::rms_norm(cx, &sum, &gamma)?;
+    // Outputs 1 and 2 are not requested (checked above); 3 is the sum.
+    Ok(vec![out, sum.clone(), sum.clone(), sum])
+}
+
+/// QuickGelu: `x * sigmoid(alpha * x)`, alpha 1.702 by default (1: SiLU).
+pub fn quick_gelu<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    let alpha = cx.attr_f("alpha", 1.702) as f64;
+    let scaled = bin(cx, Bin::Mul, &x, &scalar(x.element, alpha))?;
+    let gate = un(cx, Un::Sigmoid, &scaled)?;
+    Ok(vec![bin(cx, Bin::Mul, &x, &gate)?])
 }
 
 /// Gelu of input 0 (+ input 1, a bias), exact or with the tanh approximation.

@@ -20,6 +20,7 @@ use crate::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod integer_matmuls;
 mod transformer;
 
 const CONTRIB_DOMAIN: &str = "com.microsoft";
@@ -123,10 +124,15 @@ pub const CONTRIB_OPS: &[&str] = &[
 /// ([`transformer`]).
 pub const TRANSFORMER_OPS: &[&str] = transformer::OPS;
 
+/// onnxruntime's integer matmuls with float results ([`integer_matmuls`]).
+pub const INTEGER_MATMUL_OPS: &[&str] = integer_matmuls::OPS;
+
 /// Whether `node` is a contrib op this module rewrites.
 pub fn is_rewritten(node: &NodeProto) -> bool {
     node.domain() == CONTRIB_DOMAIN
-        && (CONTRIB_OPS.contains(&node.op_type()) || TRANSFORMER_OPS.contains(&node.op_type()))
+        && [CONTRIB_OPS, TRANSFORMER_OPS, INTEGER_MATMUL_OPS]
+            .iter()
+            .any(|ops| ops.contains(&node.op_type()))
 }
 
 /// A standard op that runs on quantized integers in QOperator graphs and keeps its
@@ -536,6 +542,8 @@ pub fn rewrite_qoperator_graph(graph: &mut GraphProto, opset: i64) -> Result<(),
         if is_rewritten(&node) {
             let rewritten = if TRANSFORMER_OPS.contains(&node.op_type()) {
                 transformer::rewrite(&node, &mut rewriter)
+            } else if INTEGER_MATMUL_OPS.contains(&node.op_type()) {
+                integer_matmuls::rewrite(&node, &mut rewriter)
             } else {
                 rewrite_contrib(&node, &mut rewriter)
             };

@@ -1,17 +1,20 @@
 //! onnxruntime's quantized transformer fusions (what `quantize_dynamic` makes of a
 //! model its transformer optimizer fused):
 //! - QAttention is its Q/K/V projection as integer compute, `MatMulInteger(input,
-//!   weight, input zero point, weight zero point)` scaled by `input scale x weight
-//!   scale` (one weight scale per tensor or per column), then the float Attention on
-//!   the projected values: an Attention without weights, which only this rewrite
-//!   writes (onnxruntime requires them), takes its input already projected. The
+//!   weight, input zero point, weight zero point)` scaled by the input scale and the
+//!   weight scale (one per tensor or per column; [`super::integer_matmuls`]), then
+//!   the float Attention on the projected values: an Attention without weights,
+//!   which only this rewrite writes (onnxruntime requires them), takes its input
+//!   already projected. The
 //!   MatMulInteger runs on the int8 kernels with the run-time zero point that
 //!   DynamicQuantizeLinear computed.
 //! - QEmbedLayerNormalization is the float EmbedLayerNormalization on its embedding
 //!   tables and layer-norm parameters dequantized (constants, folded at compile time).
 
-use super::{input, new_node, Parameters, Rewriter, CONTRIB_DOMAIN};
-use crate::proto::{tensor_proto::DataType, AttributeProto, NodeProto};
+use super::{
+    input, integer_matmuls::IntegerProduct, new_node, Parameters, Rewriter, CONTRIB_DOMAIN,
+};
+use crate::proto::NodeProto;
 
 /// The contrib op types of this module.
 pub const OPS: &[&str] = &["QAttention", "QEmbedLayerNormalization"];
@@ -55,49 +58,19 @@ fn q_attention(node: &NodeProto, rewriter: &mut Rewriter) -> Result<(), String> 
     if !input(node, 8).is_empty() {
         return Err("the past input is not supported".into());
     }
-    let label = rewriter.label.clone();
-    let fresh =
-        |rewriter: &mut Rewriter, what: &str| rewriter.names.fresh(&format!("{label}/{what}"));
-    let product = fresh(rewriter, "qkv_integer");
-    rewriter.nodes.push(new_node(
-        "MatMulInteger",
-        format!("{label}/qkv_matmul"),
-        vec![
-            input(node, 0),
-            input(node, 1),
-            input(node, 6),
-            input(node, 7),
-        ],
-        vec![product.clone()],
-    ));
-    let float_product = fresh(rewriter, "qkv_float");
-    let mut cast = new_node(
-        "Cast",
-        format!("{label}/qkv_cast"),
-        vec![product],
-        vec![float_product.clone()],
+    let projected = rewriter.integer_product(
+        &IntegerProduct {
+            a: input(node, 0),
+            b: input(node, 1),
+            a_scale: input(node, 3),
+            b_scale: input(node, 4),
+            a_zero_point: input(node, 6),
+            b_zero_point: input(node, 7),
+            bias: String::new(),
+        },
+        None,
     );
-    cast.attribute.push(AttributeProto {
-        name: Some("to".into()),
-        r#type: Some(crate::proto::attribute_proto::AttributeType::Int as i32),
-        i: Some(DataType::Float as i64),
-        ..Default::default()
-    });
-    rewriter.nodes.push(cast);
-    let scale = fresh(rewriter, "qkv_scale");
-    rewriter.nodes.push(new_node(
-        "Mul",
-        format!("{label}/qkv_scale"),
-        vec![input(node, 3), input(node, 4)],
-        vec![scale.clone()],
-    ));
-    let projected = fresh(rewriter, "qkv");
-    rewriter.nodes.push(new_node(
-        "Mul",
-        format!("{label}/qkv_scaled"),
-        vec![float_product, scale],
-        vec![projected.clone()],
-    ));
+    let label = rewriter.label.clone();
     let inputs = vec![projected, String::new(), input(node, 2), input(node, 5)];
     rewriter
         .nodes
