@@ -59,6 +59,34 @@ func.func @round_pow(%x: tensor<3xf32>, %n: tensor<3xi32>) -> (tensor<3xf32>, te
 
 // -----
 
+// A float power by a splat 2 or 3 is a product (math.powf has no vector lowering: it
+// stays for other exponents, as a constant or a splat).
+// CHECK-LABEL: func.func @small_powers
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK-NEXT: %[[CUBE:.*]] = arith.mulf %[[SQUARE]], %[[X]] : f32
+// CHECK-NEXT: linalg.yield %[[CUBE]]
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[Y:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[SQUARE2:.*]] = arith.mulf %[[Y]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[SQUARE2]]
+// CHECK: linalg.powf
+// CHECK: linalg.powf
+func.func @small_powers(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %three = glow.graph.splat 3.0 : tensor<4xf32>
+  %0 = glow.graph.pow %x, %three : tensor<4xf32>
+  %two = glow.graph.constant dense<2.0> : tensor<4xf32>
+  %1 = glow.graph.pow %x, %two : tensor<4xf32>
+  %half = glow.graph.splat 0.5 : tensor<4xf32>
+  %2 = glow.graph.pow %x, %half : tensor<4xf32>
+  %mixed = glow.graph.constant dense<[2.0, 3.0, 2.0, 3.0]> : tensor<4xf32>
+  %3 = glow.graph.pow %x, %mixed : tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // top_k: ranks along the axis (a reduction over a second walk of the axis), then the
 // element of rank j picked for output position j.
 // CHECK-LABEL: func.func @top_k
