@@ -101,3 +101,6 @@
 // RUN: %python %S/Inputs/ort_fusions.py flat-embed %t.flat.onnx
 // RUN: not glow-import %t.flat.onnx 2>&1 | FileCheck %s --check-prefix=FLAT
 // FLAT: glow-import: error: node 'embedded' (EmbedLayerNormalization): word embeddings of shape [480] and position embeddings of shape [8, 16]; both must be 2-D with the same hidden size
+// RUN: %python %S/Inputs/ort_fusions.py negative-sizes %t.sizes.onnx
+// RUN: not glow-import %t.sizes.onnx 2>&1 | FileCheck %s --check-prefix=SIZES
+// SIZES: glow-import: error: node 'causal' (Attention): qkv_hidden_sizes [-8, -8, 56] for 40 columns

@@ -18,6 +18,7 @@ KIND:
              domain), SkipSimplifiedLayerNormalization, QuickGelu
   batch-transpose  a FusedMatMul with transBatchA (refused)
   past       an Attention with a `past` input (refused)
+  negative-sizes  an Attention whose qkv_hidden_sizes are negative (refused)
   flat-embed an EmbedLayerNormalization whose word embedding table is 1-D (refused)
 """
 import sys
@@ -146,6 +147,15 @@ def past():
     return model
 
 
+def negative_sizes():
+    model = fused()
+    attention = model.graph.node[-1]
+    for attribute in attention.attribute:
+        if attribute.name == "qkv_hidden_sizes":
+            attribute.ints[:] = [-8, -8, 56]
+    return model
+
+
 def flat_embed():
     model = fused()
     word = next(t for t in model.graph.initializer if t.name == "word")
@@ -159,7 +169,7 @@ def main():
         dynamic(out)
         return
     builders = {"fused": fused, "session": session, "batch-transpose": lambda: session(True),
-                "past": past, "flat-embed": flat_embed}
+                "past": past, "flat-embed": flat_embed, "negative-sizes": negative_sizes}
     save(builders[kind](), out)
 
 

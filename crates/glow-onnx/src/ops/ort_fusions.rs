@@ -332,7 +332,13 @@ pub fn attention<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> 
     };
     let total = projected.shape[1];
     let sizes = match cx.attr_ints("qkv_hidden_sizes") {
-        Some(sizes) if sizes.len() == 3 && sizes.iter().sum::<i64>() == total => sizes,
+        Some(sizes)
+            if sizes.len() == 3
+                && sizes.iter().all(|s| *s > 0)
+                && sizes.iter().sum::<i64>() == total =>
+        {
+            sizes
+        }
         Some(sizes) => return Err(format!("qkv_hidden_sizes {sizes:?} for {total} columns")),
         None if total % 3 == 0 => vec![total / 3; 3],
         None => {
