@@ -243,20 +243,21 @@ pub fn group_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
 pub fn rms_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     float_only(cx)?;
     let (x, scale) = (cx.input(0)?, cx.input(1)?);
-    Ok(vec![rms_norm(cx, &x, &scale)?])
+    Ok(vec![rms_norm(cx, &x, &scale, 1e-5)?])
 }
 
 /// `x / sqrt(mean(x^2 over axis..) + epsilon) * scale`, with the node's `axis` (-1 by
-/// default) and `epsilon` (1e-5): RMSNormalization, and onnxruntime's
-/// SimplifiedLayerNormalization family.
+/// default) and `epsilon` (`default_epsilon` when absent): RMSNormalization, and
+/// onnxruntime's SimplifiedLayerNormalization family.
 pub fn rms_norm<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     x: &Slot<'c, 'a>,
     scale: &Slot<'c, 'a>,
+    default_epsilon: f32,
 ) -> Result<Slot<'c, 'a>, String> {
     let rank = x.shape.len();
     let axis = normalize_axis(cx.attr_i("axis", -1), rank)?;
-    let epsilon = cx.attr_f("epsilon", 1e-5) as f64;
+    let epsilon = cx.attr_f("epsilon", default_epsilon) as f64;
     let axes: Vec<usize> = (axis..rank).collect();
     let squares = bin(cx, Bin::Mul, x, x)?;
     let mean = reduce(cx, Reduction::Mean, &squares, &axes, true)?;

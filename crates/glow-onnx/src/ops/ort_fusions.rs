@@ -110,7 +110,7 @@ pub fn simplified_layer_normalization<'c, 'a>(
 ) -> Converted<'c, 'a> {
     refuse_outputs(cx, 1, "inverse standard deviation")?;
     let (x, scale) = (cx.input(0)?, cx.input(1)?);
-    Ok(vec![super::norms::rms_norm(cx, &x, &scale)?])
+    Ok(vec![super::norms::rms_norm(cx, &x, &scale, 1e-5)?])
 }
 
 /// SkipSimplifiedLayerNormalization: RMS normalization of input + skip (+ bias, input
@@ -127,7 +127,8 @@ pub fn skip_simplified_layer_normalization<'c, 'a>(
     if let Some(bias) = optional(cx, 3)? {
         sum = bin(cx, Bin::Add, &sum, &bias)?;
     }
-    let out = super::norms::rms_norm(cx, &sum, &gamma)?;
+    // onnxruntime's default epsilon here is 1e-12 (1e-5 for the unskipped one).
+    let out = super::norms::rms_norm(cx, &sum, &gamma, 1e-12)?;
     // Outputs 1 and 2 are not requested (checked above); 3 is the sum.
     Ok(vec![out, sum.clone(), sum.clone(), sum])
 }
