@@ -90,6 +90,22 @@
 // SESSION-EXEC: output quick: 60 values
 // SESSION-EXEC: PASS
 
+// MatMulNBits (4-bit / 8-bit weight-only LLM matmuls): the weights are dequantized at
+// import time (K = 40 in blocks of 16: the last block partial), a float matmul runs;
+// onnxruntime's dequantize-then-matmul gives the same bits.
+// RUN: %python %S/Inputs/ort_fusions.py nbits %t.nbits.onnx
+// RUN: glow-import %t.nbits.onnx --no-locations | FileCheck %s --check-prefix=NBITS
+// NBITS: glow.graph.matmul %{{.*}}, %{{.*}} : (tensor<6x40xf32>, tensor<40x24xf32>) -> tensor<6x24xf32>
+// NBITS: glow.graph.matmul %{{.*}}, %{{.*}} : (tensor<6x40xf32>, tensor<40x8xf32>) -> tensor<6x8xf32>
+// NBITS: glow.graph.add
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.nbits.onnx --input-shape x=2x3x40 --bin %glow_bin | FileCheck %s --check-prefix=NBITS-EXEC
+// NBITS-EXEC: output q4: 144 values, max |glow - ort| = 0,
+// NBITS-EXEC: output q8: 72 values
+// NBITS-EXEC: PASS
+// RUN: %python %S/Inputs/ort_fusions.py nbits-3 %t.nbits3.onnx
+// RUN: not glow-import %t.nbits3.onnx 2>&1 | FileCheck %s --check-prefix=NBITS3
+// NBITS3: glow-import: error: node 'q4' (MatMulNBits): bits = 3; 2, 4 and 8 are supported
+
 // What the converters do not compute is refused with the node and the reason.
 // RUN: %python %S/Inputs/ort_fusions.py batch-transpose %t.batch.onnx
 // RUN: not glow-import %t.batch.onnx 2>&1 | FileCheck %s --check-prefix=BATCH

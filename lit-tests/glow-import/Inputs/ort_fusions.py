@@ -17,6 +17,10 @@ KIND:
              and the T5 / Llama fusions SimplifiedLayerNormalization (default
              domain), SkipSimplifiedLayerNormalization, QuickGelu
   batch-transpose  a FusedMatMul with transBatchA (refused)
+  nbits      MatMulNBits (onnxruntime's weight-only quantized LLM matmul): 4 bits with
+             packed zero points and a partial last block, 4 bits with a bias and no
+             zero points, 4 bits with float zero points, 8 bits, on a 3-D input
+  nbits-3    a MatMulNBits of 3 bits (refused)
   past       an Attention with a `past` input (refused)
   negative-sizes  an Attention whose qkv_hidden_sizes are negative (refused)
   flat-embed an EmbedLayerNormalization whose word embedding table is 1-D (refused)
@@ -138,6 +142,61 @@ def session(batch_transpose=False):
         helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
 
 
+def nbits_node(name, k, n, bits, block, zero_points, bias):
+    """A MatMulNBits of `x` [2, 3, k] by random quantized weights, and its inits."""
+    blocks, per_byte = -(-k // block), 8 // bits
+    q = rng.integers(0, 2 ** bits, (n, blocks, block))
+    packed = np.zeros((n, blocks, block // per_byte), np.uint8)
+    for i in range(per_byte):
+        packed |= (q[:, :, i::per_byte] << (i * bits)).astype(np.uint8)
+    inits = [numpy_helper.from_array(packed, f"{name}_q"),
+             numpy_helper.from_array((0.01 + 0.05 * rng.random(n * blocks)).astype(np.float32),
+                                     f"{name}_scales")]
+    inputs = ["x", f"{name}_q", f"{name}_scales"]
+    if zero_points == "packed":
+        row = -(-blocks * bits // 8)
+        zp = rng.integers(0, 2 ** bits, (n, row * per_byte))
+        packed_zp = np.zeros((n, row), np.uint8)
+        for i in range(per_byte):
+            packed_zp |= (zp[:, i::per_byte] << (i * bits)).astype(np.uint8)
+        inits.append(numpy_helper.from_array(packed_zp.reshape(-1), f"{name}_zp"))
+    elif zero_points == "float":
+        inits.append(numpy_helper.from_array(
+            (2 ** (bits - 1) * rng.random(n * blocks)).astype(np.float32), f"{name}_zp"))
+    inputs.append(f"{name}_zp" if zero_points else "")
+    if bias:
+        inits.append(weight(f"{name}_bias", n))
+        inputs += ["", f"{name}_bias"]
+    node = helper.make_node("MatMulNBits", inputs, [name], domain=MS, K=k, N=n, bits=bits,
+                            block_size=block)
+    return node, inits
+
+
+def nbits():
+    nodes, inits, outputs = [], [], []
+    for name, n, bits, block, zero_points, bias in [("q4", 24, 4, 16, "packed", False),
+                                                    ("q4_bias", 8, 4, 32, None, True),
+                                                    ("q4_float_zp", 16, 4, 16, "float", False),
+                                                    ("q8", 12, 8, 16, "packed", False)]:
+        node, node_inits = nbits_node(name, 40, n, bits, block, zero_points, bias)
+        nodes.append(node)
+        inits += node_inits
+        outputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [2, 3, n]))
+    graph = helper.make_graph(nodes, "nbits",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 40])],
+                              outputs, inits)
+    return helper.make_model(graph, ir_version=8, opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+
+
+def nbits_3():
+    model = nbits()
+    for attribute in model.graph.node[0].attribute:
+        if attribute.name == "bits":
+            attribute.i = 3
+    return model
+
+
 def past():
     model = fused()
     attention = model.graph.node[1]
@@ -169,7 +228,7 @@ def main():
         dynamic(out)
         return
     builders = {"fused": fused, "session": session, "batch-transpose": lambda: session(True),
-                "past": past, "flat-embed": flat_embed, "negative-sizes": negative_sizes}
+                "past": past, "flat-embed": flat_embed, "negative-sizes": negative_sizes, "nbits": nbits, "nbits-3": nbits_3}
     save(builders[kind](), out)
 
 

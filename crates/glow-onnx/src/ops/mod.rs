@@ -14,6 +14,7 @@ mod grid_sample;
 mod indexing;
 mod losses;
 mod lp_pool;
+mod matmul_nbits;
 mod nd_indexing;
 mod nn;
 mod norms;
@@ -228,6 +229,7 @@ const CONTRIB_TABLE: &[(&str, Convert)] = &[
     ("FastGelu", ort_fusions::fast_gelu),
     ("FusedConv", ort_session_fusions::fused_conv),
     ("FusedMatMul", ort_session_fusions::fused_matmul),
+    ("MatMulNBits", matmul_nbits::matmul_nbits),
     ("Gelu", ort_fusions::gelu),
     ("QuickGelu", ort_fusions::quick_gelu),
     (
