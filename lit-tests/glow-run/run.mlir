@@ -20,3 +20,10 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // LAYERS-NEXT: {{ +[0-9.]+% +[0-9.]+ ms  [a-z]+\.[a-z_]+ }}
 // LAYERS: by node kind: {{.+ [0-9.]+%}}
 // LAYERS: compile {{[0-9.]+}} s, run {{[0-9.]+}} ms (3 runs, median)
+// --profile-top N lists N of them (0: all); it needs --profile-layers.
+// RUN: glow-run %s --repeat 2 --profile-layers --profile-top 1 | FileCheck %s --check-prefix=TOP1
+// TOP1: layers: {{[0-9]+}} timed, {{[0-9.]+}} ms per run in them; the 1 slowest:
+// TOP1-NEXT: {{ +[0-9.]+% +[0-9.]+ ms  [a-z]+\.[a-z_]+ }}
+// TOP1-NEXT: by node kind:
+// RUN: not glow-run %s --profile-top 3 2>&1 | FileCheck %s --check-prefix=TOP-ALONE
+// TOP-ALONE: --profile-layers

@@ -110,6 +110,9 @@ struct Arguments {
     /// their share (the timing calls add a little time of their own).
     #[arg(long)]
     profile_layers: bool,
+    /// With --profile-layers: how many of the slowest operations to list (0: all).
+    #[arg(long, default_value_t = 20, requires = "profile_layers")]
+    profile_top: usize,
     /// Keep 3x3 stride-1 f32 convolutions direct (no Winograd F(2x2, 3x3) kernels;
     /// results then round like the reference convolution's).
     #[arg(long)]
@@ -357,9 +360,14 @@ fn run(arguments: Arguments) -> Result<()> {
     }
     print_outputs(&compiled.outputs, &produced);
     if arguments.profile_layers {
-        for line in
-            glow_runtime::layer_timing::report(&compiled.layers, arguments.repeat.max(1), 20)
-        {
+        for line in glow_runtime::layer_timing::report(
+            &compiled.layers,
+            arguments.repeat.max(1),
+            match arguments.profile_top {
+                0 => usize::MAX,
+                top => top,
+            },
+        ) {
             glow_run::outln!("{line}");
         }
     }
