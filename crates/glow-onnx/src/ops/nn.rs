@@ -643,12 +643,35 @@ pub fn log_softmax<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a
 pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     let axis = normalize_axis(cx.attr_i("axis", -1), x.shape.len())?;
-    let normalized = x.shape[axis..].to_vec();
-    let scale_slot = cx.input(1)?;
-    let scale = broadcast_to(cx, &scale_slot, &normalized)?;
+    let scale = cx.input(1)?;
     let bias = if cx.has_input(2) {
-        let slot = cx.input(2)?;
-        broadcast_to(cx, &slot, &normalized)?
+        Some(cx.input(2)?)
+    } else {
+        None
+    };
+    let epsilon = cx.attr_f("epsilon", 1e-5) as f64;
+    let normalized = layer_norm(cx, &x, &scale, bias.as_ref(), axis, epsilon)?;
+    let mut outputs = vec![normalized];
+    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
+        outputs.extend(layer_statistics(cx, &x, axis)?);
+    }
+    Ok(outputs)
+}
+
+/// `x` layer-normalized over its axes from `axis` on, with `scale` and `bias` (zeros
+/// when absent) broadcast to those axes: one glow.graph.layer_norm.
+pub fn layer_norm<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    scale: &Slot<'c, 'a>,
+    bias: Option<&Slot<'c, 'a>>,
+    axis: usize,
+    epsilon: f64,
+) -> Result<Slot<'c, 'a>, String> {
+    let normalized = x.shape[axis..].to_vec();
+    let scale = broadcast_to(cx, scale, &normalized)?;
+    let bias = if let Some(bias) = bias {
+        broadcast_to(cx, bias, &normalized)?
     } else {
         let zeros = TensorData::from_f64s(
             x.element,
@@ -658,7 +681,7 @@ pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
         let slot = Slot::constant(zeros);
         cx.materialize(&slot)?
     };
-    let input = cx.value(0)?;
+    let input = cx.materialize(x)?;
     let r#type = cx.tensor_type(&x.shape, x.element);
     let op = glow_graph::LayerNormOperationBuilder::new(cx.context, cx.location)
         .result(r#type)
@@ -666,14 +689,10 @@ pub fn layer_normalization<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converte
         .scale(scale)
         .bias(bias)
         .axis(cx.i64_attr(axis as i64))
-        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-5) as f64))
+        .epsilon(cx.f32_attr(epsilon))
         .build();
     let out = cx.emit(op.into());
-    let mut outputs = vec![Slot::value(out, x.shape.clone(), x.element)];
-    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
-        outputs.extend(layer_statistics(cx, &x, axis)?);
-    }
-    Ok(outputs)
+    Ok(Slot::value(out, x.shape.clone(), x.element))
 }
 
 /// LayerNormalization's optional Mean and InvStdDev outputs: reductions over the

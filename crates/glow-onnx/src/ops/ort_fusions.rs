@@ -21,12 +21,8 @@
 //! Past key / value state, attention bias inputs and rotary embeddings are refused
 //! with a line naming them.
 
-use super::{
-    broadcast::broadcast_to,
-    compose::{
-        bin, convert, matmul, reduce, reshape, scalar, select, slice, transpose, un, Bin,
-        Reduction, Un,
-    },
+use super::compose::{
+    bin, convert, matmul, reduce, reshape, scalar, select, slice, transpose, un, Bin, Reduction, Un,
 };
 use crate::{
     builder::{Converted, NodeContext, Slot},
@@ -36,39 +32,19 @@ use crate::{
 use glow_dialects::ods::glow_graph;
 use melior::ir::Attribute;
 
-/// `x` layer-normalized over its last axis with `gamma` and `beta` (zeros when absent).
+/// `x` layer-normalized over its last axis with `gamma` and `beta` (zeros when absent),
+/// epsilon 1e-12 unless the node says otherwise (onnxruntime's default for these ops).
 fn layer_norm<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     x: &Slot<'c, 'a>,
     gamma: &Slot<'c, 'a>,
     beta: Option<&Slot<'c, 'a>>,
 ) -> Result<Slot<'c, 'a>, String> {
-    let rank = x.shape.len();
-    let normalized = vec![x.shape[rank - 1]];
-    let scale = broadcast_to(cx, gamma, &normalized)?;
-    let bias = match beta {
-        Some(beta) => broadcast_to(cx, beta, &normalized)?,
-        None => {
-            let zeros = Slot::constant(TensorData::from_f64s(
-                x.element,
-                normalized.clone(),
-                &vec![0.0; normalized[0] as usize],
-            ));
-            cx.materialize(&zeros)?
-        }
+    let Some(axis) = x.shape.len().checked_sub(1) else {
+        return Err("a scalar input; the normalized axis is the last one".into());
     };
-    let input = cx.materialize(x)?;
-    let r#type = cx.tensor_type(&x.shape, x.element);
-    let op = glow_graph::LayerNormOperationBuilder::new(cx.context, cx.location)
-        .result(r#type)
-        .input(input)
-        .scale(scale)
-        .bias(bias)
-        .axis(cx.i64_attr(rank as i64 - 1))
-        .epsilon(cx.f32_attr(cx.attr_f("epsilon", 1e-12) as f64))
-        .build();
-    let out = cx.emit(op.into());
-    Ok(Slot::value(out, x.shape.clone(), x.element))
+    let epsilon = cx.attr_f("epsilon", 1e-12) as f64;
+    super::nn::layer_norm(cx, x, gamma, beta, axis, epsilon)
 }
 
 /// Refuses requested outputs `from..` that the converter does not compute.

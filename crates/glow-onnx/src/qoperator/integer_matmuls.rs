@@ -10,10 +10,8 @@
 //! MatMulInteger with a run-time zero point runs on the int8 kernels (the zero point
 //! is corrected with the weights' column sums).
 
-use super::{input, new_node, Rewriter};
-use crate::proto::{
-    attribute_proto::AttributeType, tensor_proto::DataType, AttributeProto, NodeProto,
-};
+use super::{input, int_attribute, new_node, Rewriter};
+use crate::proto::{tensor_proto::DataType, NodeProto};
 
 /// The contrib op types of this module.
 pub const OPS: &[&str] = &["DynamicQuantizeMatMul", "MatMulIntegerToFloat"];
@@ -64,39 +62,18 @@ impl Rewriter {
         }
         let product = self.push("MatMulInteger", "integer_product", inputs);
         let float = self.push("Cast", "float_product", vec![product]);
-        self.nodes
-            .last_mut()
-            .expect("just pushed")
-            .attribute
-            .push(AttributeProto {
-                name: Some("to".into()),
-                r#type: Some(AttributeType::Int as i32),
-                i: Some(DataType::Float as i64),
-                ..Default::default()
-            });
-        let mut steps: Vec<(&str, &str, String)> = vec![
-            ("Mul", "a_scaled", p.a_scale.clone()),
-            ("Mul", "scaled", p.b_scale.clone()),
-        ];
+        let cast = self.nodes.last_mut().expect("just pushed");
+        cast.attribute
+            .push(int_attribute("to", DataType::Float as i64));
+        let mut value = self.push("Mul", "a_scaled", vec![float, p.a_scale.clone()]);
+        value = self.push("Mul", "scaled", vec![value, p.b_scale.clone()]);
         if !p.bias.is_empty() {
-            steps.push(("Add", "biased", p.bias.clone()));
+            value = self.push("Add", "biased", vec![value, p.bias.clone()]);
         }
-        let mut value = float;
-        let last = steps.len() - 1;
-        for (i, (op_type, what, operand)) in steps.into_iter().enumerate() {
-            match (i == last, output) {
-                (true, Some(output)) => {
-                    let node = new_node(
-                        op_type,
-                        format!("{}/{what}", self.label),
-                        vec![value, operand],
-                        vec![output.into()],
-                    );
-                    self.nodes.push(node);
-                    value = output.into();
-                }
-                _ => value = self.push(op_type, what, vec![value, operand]),
-            }
+        if let Some(output) = output {
+            // The last step writes the rewritten node's own output.
+            self.nodes.last_mut().expect("just pushed").output = vec![output.into()];
+            value = output.into();
         }
         value
     }
