@@ -39,6 +39,18 @@ func.func @odd(%x: tensor<1x9x7x16xf32>) -> (tensor<1x7x5x16xf32>, tensor<1x7x5x
   return %r, %y : tensor<1x7x5x16xf32>, tensor<1x7x5x16xf32>
 }
 
+// A batch of three images, 64 filters in two blocks of 32: the products' forall runs
+// image-major (all blocks of one image, whose transformed input is then still cached,
+// before the next image; block-major order read every image's once per block, 2x
+// slower at batch 8).
+// CHECK-LABEL: func.func @batched
+// CHECK: call @glow_winograd_kernel_3(%arg0, %{{.*}}, %{{.*}}) : (tensor<3x8x8x16xf32>, tensor<2x16x16x32xf32>, tensor<64xf32>) -> tensor<3x8x8x64xf32>
+func.func @batched(%x: tensor<3x8x8x16xf32>) -> tensor<3x8x8x64xf32> {
+  %w = glow.graph.splat 0.5 : tensor<64x16x3x3xf32>
+  %y = glow.graph.conv2d %x, %w pads [1, 1, 1, 1] channels_last : (tensor<3x8x8x16xf32>, tensor<64x16x3x3xf32>) -> tensor<3x8x8x64xf32>
+  return %y : tensor<3x8x8x64xf32>
+}
+
 // Left alone: NCHW, stride 2, dilation 2, 1x1, grouped, runtime weights, input
 // channels that 16 does not divide, output channels that 16 does not divide, and an
 // image whose transformed input would exceed 64 MiB (1 x 512 x 512 x 64: 256 MiB).
@@ -67,7 +79,7 @@ func.func @refused(%x: tensor<1x16x8x8xf32>, %xl: tensor<1x8x8x16xf32>, %rw: ten
 }
 
 // The kernel: the input transform's forall over (tile, 16 channels), then one forall
-// over (channel block, image) whose rows run the 16 products (a loop over the
+// over (image, channel block) whose rows run the 16 products (a loop over the
 // positions around a loop over input channels of vector.fma) into a scratch buffer,
 // then the output transform with the bias and the ReLU's compare and select.
 // CHECK-LABEL: func.func private @glow_winograd_kernel_1(%{{.*}}: tensor<1x8x8x16xf32>, %{{.*}}: tensor<1x16x16x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<1x8x8x32xf32>
@@ -86,3 +98,6 @@ func.func @refused(%x: tensor<1x16x8x8xf32>, %xl: tensor<1x8x8x16xf32>, %rw: ten
 // CHECK-LABEL: func.func private @glow_winograd_kernel_2
 // CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 1, 1, 0]
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 7, 5, 16] [1, 1, 1, 1] : tensor<1x8x6x16xf32> to tensor<1x7x5x16xf32>
+// CHECK-LABEL: func.func private @glow_winograd_kernel_3
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (48, 1) shared_outs
+// CHECK: scf.forall (%[[IMAGE:.*]], %[[BLOCK:.*]]) in (3, 2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<3x8x8x4x16xf32>)

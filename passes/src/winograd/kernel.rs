@@ -7,7 +7,7 @@
 //!
 //! 1. Input transform: one `scf.forall` over (tile, 16 input channels) reads the 16
 //!    vectors of the patch and writes `V = Bᵀ d B` into `V[16][P][C]` (P tiles).
-//! 2. One `scf.forall` iteration per (block of output channels, image) runs the tile
+//! 2. One `scf.forall` iteration per (image, block of output channels) runs the tile
 //!    rows in sequence (so the block's transformed filter stays in the L2 cache), and
 //!    each row in groups of `T` consecutive tiles: for each of the 16 transform
 //!    positions, a loop over the input channels multiplies `V[ab][tile][c]`

@@ -11,7 +11,7 @@ impl WinogradKernel {
         self.group * self.block / 16
     }
 
-    /// Stages 2 and 3: one `scf.forall` iteration per (channel block, image, tile
+    /// Stages 2 and 3: one `scf.forall` iteration per (image, channel block, tile
     /// row) runs the row's groups in sequence, keeping the 16 products of a group in a
     /// scratch slice of its own (`[16][slots][16]`, in L1) between the multiplications
     /// and the output transform; returns the output.
@@ -42,7 +42,7 @@ impl WinogradKernel {
         t.line(
             2,
             &format!(
-                "{result} = scf.forall (%kb, %n) in ({blocks}, {images}) shared_outs(%yo = {destination}) -> ({output}) {{"
+                "{result} = scf.forall (%n, %kb) in ({images}, {blocks}) shared_outs(%yo = {destination}) -> ({output}) {{"
             ),
         );
         let i = 4;
@@ -51,7 +51,7 @@ impl WinogradKernel {
         let c1 = t.let_(i, "arith.constant 1 : index");
         let iteration = t.let_(
             i,
-            &format!("affine.apply affine_map<(d0, d1) -> (d0 * {images} + d1)>(%kb, %n)"),
+            &format!("affine.apply affine_map<(d0, d1) -> (d0 * {blocks} + d1)>(%n, %kb)"),
         );
         let block0 = t.let_(
             i,
