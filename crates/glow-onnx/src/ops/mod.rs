@@ -28,6 +28,7 @@ mod reduce;
 mod rotary_embedding;
 mod shape;
 mod signal_windows;
+mod volumetric;
 
 use crate::{
     builder::{Converted, NodeContext},

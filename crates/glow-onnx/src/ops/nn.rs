@@ -1,7 +1,11 @@
-//! Layers: Conv (1-D and 2-D, grouped, dilated, auto_pad), pooling, Gemm, MatMul,
+//! Layers: Conv (1-D, 2-D and 3-D, grouped, dilated, auto_pad), pooling, Gemm, MatMul,
 //! BatchNormalization, Softmax / LogSoftmax, LayerNormalization, Flatten.
 
-use super::broadcast::{broadcast_to, reshape_to};
+use super::{
+    broadcast::{broadcast_to, reshape_to},
+    compose,
+    volumetric::{conv_3d, conv_transpose_3d, Window3d},
+};
 use crate::{
     builder::{normalize_axis, Converted, NodeContext, Slot},
     element::Element,
@@ -152,6 +156,17 @@ fn window_nd(
     Ok((strides, pads, dilations))
 }
 
+/// Convolutions and pools take 1 to 3 spatial dimensions (ranks 3 to 5).
+fn check_spatial_rank(rank: usize) -> Result<(), String> {
+    if rank <= 5 {
+        return Ok(());
+    }
+    Err(format!(
+        "{}-D spatial input is not supported (only 1-D, 2-D and 3-D)",
+        rank - 2
+    ))
+}
+
 /// A rank-3 (N, C, L) slot is viewed as (N, C, 1, L); returns the 2-D value.
 fn as_2d<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
@@ -197,14 +212,44 @@ pub fn conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             x.shape.len()
         ));
     }
+    check_spatial_rank(x.shape.len())?;
     let spatial = &x.shape[2..];
     let kernel = cx
         .attr_ints("kernel_shape")
         .unwrap_or_else(|| w.shape[2..].to_vec());
-    let geometry = window(cx, spatial, &kernel, false)?;
     let group = cx.attr_i("group", 1);
+    let bias = cx.has_input(2).then(|| cx.value(2)).transpose()?;
+    if x.shape.len() == 5 {
+        if kernel != w.shape[2..] {
+            return Err(format!(
+                "'kernel_shape' {kernel:?} does not match the filter's spatial shape {:?}",
+                &w.shape[2..]
+            ));
+        }
+        let (strides, pads, dilations) = window_nd(cx, spatial, &kernel, false)?;
+        let window = Window3d {
+            strides: &strides,
+            pads: &pads,
+            dilations: &dilations,
+        };
+        return conv_3d(cx, &x, &w, bias, &window, group);
+    }
+    let geometry = window(cx, spatial, &kernel, false)?;
     let input = as_2d(cx, &x)?;
     let filter = as_2d(cx, &w)?;
+    let out = conv_2d(cx, input, filter, &geometry, group, bias);
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+/// A glow.graph.conv2d of `input` [N, C, H, W] and `filter` [F, C / group, KH, KW].
+pub(super) fn conv_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    input: Value<'c, 'a>,
+    filter: Value<'c, 'a>,
+    geometry: &Window,
+    group: i64,
+    bias: Option<Value<'c, 'a>>,
+) -> Value<'c, 'a> {
     let mut builder = glow_graph::Conv2DOperationBuilder::new(cx.context, cx.location)
         .input(input)
         .filter(filter)
@@ -212,12 +257,10 @@ pub fn conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         .pads(cx.array_attr(&geometry.pads))
         .dilations(cx.array_attr(&geometry.dilations))
         .group(cx.i64_attr(group));
-    if cx.has_input(2) {
-        let bias = cx.value(2)?;
+    if let Some(bias) = bias {
         builder = builder.bias(bias);
     }
-    let out = cx.emit(builder.build().into());
-    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+    cx.emit(builder.build().into())
 }
 
 fn pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted<'c, 'a> {
@@ -246,6 +289,7 @@ pub(super) fn pool_of<'c, 'a>(
             x.shape.len()
         ));
     }
+    check_spatial_rank(x.shape.len())?;
     let ceil_mode = cx.attr_flag("ceil_mode", false)?;
     let mut count_pads = count_pads;
     let spatial = x.shape[2..].to_vec();
@@ -376,18 +420,20 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
             x.shape.len()
         ));
     }
+    // More than two spatial dimensions pool as one flattened dimension.
+    let rank = x.shape.len();
+    let x = if rank > 4 {
+        let flat = vec![x.shape[0], x.shape[1], x.shape[2..].iter().product()];
+        compose::reshape(cx, &x, &flat)?
+    } else {
+        x
+    };
     let spatial = &x.shape[2..];
     let kernel: Vec<i64> = if spatial.len() == 2 {
         spatial.to_vec()
     } else {
         vec![1, spatial[0]]
     };
-    if spatial.len() > 2 {
-        return Err(format!(
-            "{}-D spatial input is not supported (only 1-D and 2-D)",
-            spatial.len()
-        ));
-    }
     let input = as_2d(cx, &x)?;
     let kernel = cx.array_attr(&kernel);
     let out = if max {
@@ -395,7 +441,13 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
     } else {
         cx.emit(glow_graph::avg_pool(cx.context, input, kernel, cx.location).into())
     };
-    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+    let pooled = from_2d(cx, out, x.shape.len(), x.element)?;
+    if rank <= 4 {
+        return Ok(vec![pooled]);
+    }
+    let mut shape = vec![1i64; rank];
+    shape[..2].copy_from_slice(&pooled.shape[..2]);
+    Ok(vec![compose::reshape(cx, &pooled, &shape)?])
 }
 
 pub fn global_average_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
@@ -791,9 +843,9 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
     let x = cx.input(0)?;
     let w = cx.input(1)?;
     let n = x.shape.len().saturating_sub(2);
-    if !(1..=2).contains(&n) || w.shape.len() != x.shape.len() {
+    if !(1..=3).contains(&n) || w.shape.len() != x.shape.len() {
         return Err(format!(
-            "{n}-D transposed convolution is not supported (only 1-D and 2-D)"
+            "{n}-D transposed convolution is not supported (only 1-D, 2-D and 3-D)"
         ));
     }
     let kernel = w.shape[2..].to_vec();
@@ -876,32 +928,55 @@ pub fn conv_transpose<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c,
     if group < 1 {
         return Err(format!("'group' must be positive, got {group}"));
     }
-    let two = |v: &[i64], fill: i64| {
-        if n == 2 {
-            vec![v[0], v[1]]
+    if n == 3 {
+        let bias = cx.has_input(2).then(|| cx.input(2)).transpose()?;
+        let window = Window3d {
+            strides: &strides,
+            pads: &pads,
+            dilations: &dilations,
+        };
+        return conv_transpose_3d(cx, &x, &w, bias, &window, &output_padding, group);
+    }
+    let two = |v: &[i64], fill: i64| if n == 2 { [v[0], v[1]] } else { [fill, v[0]] };
+    let geometry = Window {
+        kernel: two(&kernel, 1),
+        strides: two(&strides, 1),
+        pads: if n == 2 {
+            [pads[0], pads[1], pads[2], pads[3]]
         } else {
-            vec![fill, v[0]]
-        }
-    };
-    let pads2 = if n == 2 {
-        pads.clone()
-    } else {
-        vec![0, pads[0], 0, pads[1]]
+            [0, pads[0], 0, pads[1]]
+        },
+        dilations: two(&dilations, 1),
     };
     let input = as_2d(cx, &x)?;
     let filter = as_2d(cx, &w)?;
+    let bias = cx.has_input(2).then(|| cx.value(2)).transpose()?;
+    let padding = two(&output_padding, 0);
+    let out = conv_transpose_2d(cx, input, filter, &geometry, &padding, group, bias);
+    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+}
+
+/// A glow.graph.conv_transpose2d of `input` [N, C, H, W] and `filter`
+/// [C, F / group, KH, KW].
+pub(super) fn conv_transpose_2d<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    input: Value<'c, 'a>,
+    filter: Value<'c, 'a>,
+    geometry: &Window,
+    output_padding: &[i64; 2],
+    group: i64,
+    bias: Option<Value<'c, 'a>>,
+) -> Value<'c, 'a> {
     let mut builder = glow_graph::ConvTranspose2DOperationBuilder::new(cx.context, cx.location)
         .input(input)
         .filter(filter)
-        .strides(cx.array_attr(&two(&strides, 1)))
-        .pads(cx.array_attr(&pads2))
-        .dilations(cx.array_attr(&two(&dilations, 1)))
-        .output_padding(cx.array_attr(&two(&output_padding, 0)))
+        .strides(cx.array_attr(&geometry.strides))
+        .pads(cx.array_attr(&geometry.pads))
+        .dilations(cx.array_attr(&geometry.dilations))
+        .output_padding(cx.array_attr(output_padding))
         .group(cx.i64_attr(group));
-    if cx.has_input(2) {
-        let bias = cx.value(2)?;
+    if let Some(bias) = bias {
         builder = builder.bias(bias);
     }
-    let out = cx.emit(builder.build().into());
-    Ok(vec![from_2d(cx, out, x.shape.len(), x.element)?])
+    cx.emit(builder.build().into())
 }
