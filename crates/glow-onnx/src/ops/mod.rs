@@ -7,6 +7,7 @@ mod attention;
 mod bitwise;
 mod broadcast;
 mod compose;
+mod convolution;
 mod dynamic_quantization;
 mod einsum;
 mod elementwise;
@@ -29,6 +30,7 @@ mod rotary_embedding;
 mod shape;
 mod signal_windows;
 mod volumetric;
+mod window;
 
 use crate::{
     builder::{Converted, NodeContext},
@@ -115,8 +117,8 @@ const TABLE: &[(&str, Convert)] = &[
     // neural-network layers
     ("AveragePool", nn::average_pool),
     ("BatchNormalization", nn::batch_normalization),
-    ("Conv", nn::conv),
-    ("ConvTranspose", nn::conv_transpose),
+    ("Conv", convolution::conv),
+    ("ConvTranspose", convolution::conv_transpose),
     ("Flatten", nn::flatten),
     ("Gemm", nn::gemm),
     ("GlobalAveragePool", nn::global_average_pool),

@@ -9,7 +9,7 @@
 
 use super::{
     compose::{bin, scalar, transpose, Bin},
-    nn,
+    convolution, nn,
 };
 use crate::builder::{Converted, NodeContext, Slot};
 use glow_dialects::ods::glow_graph;
@@ -56,7 +56,7 @@ fn activation<'c, 'a>(
 }
 
 pub fn fused_conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
-    let mut y = nn::conv(cx)?.remove(0);
+    let mut y = convolution::conv(cx)?.remove(0);
     if cx.has_input(3) {
         let z = cx.input(3)?;
         y = bin(cx, Bin::Add, &y, &z)?;

@@ -10,8 +10,8 @@
 //! weights may be runtime tensors, with per-channel zero points.
 
 use super::{
-    nn::window,
     quantization::{parameters_at, quantized_input, ParameterInputs},
+    window::window,
 };
 use crate::{
     builder::{Converted, NodeContext, Quantization, Slot},

@@ -9,7 +9,8 @@
 use super::{
     broadcast::reshape_to,
     compose::{self, Bin},
-    nn::{conv_2d, conv_transpose_2d, Window},
+    convolution::{conv_2d, conv_transpose_2d},
+    window::Window,
 };
 use crate::{
     builder::{Converted, NodeContext, Slot},
