@@ -11,6 +11,7 @@ pub mod copies_to_linalg;
 pub mod cpu_schedule;
 pub mod distinct_results;
 pub mod export_linalg;
+pub mod fill_loops;
 pub mod framework;
 pub mod graph_optimize;
 pub mod grouped_conv;
@@ -65,6 +66,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::lower::LOWER_INSTR,
     &instr::listing::PRINT_LISTING,
     &copies_to_linalg::COPIES_TO_LINALG,
+    &fill_loops::ROLLED_FILL_LOOPS,
     &byte_bools::BYTE_BOOLS,
     &outline_kernels::OUTLINE_KERNELS,
 ];
