@@ -15,11 +15,15 @@
 //!   ([`normalization`])
 //! - adaptive_avg_pool -> avg_pool, or two matmuls with constant averaging matrices
 //!   ([`adaptive_pool`])
+//! - conv_transpose2d whose kernel equals its strides (upsampling) -> matmul + pixel
+//!   shuffle ([`conv_transpose`]); other transposed convolutions stay for
+//!   glow-graph-to-linalg
 
 pub mod activations;
 pub mod adaptive_pool;
 pub mod batch_norm;
 pub mod builder;
+pub mod conv_transpose;
 pub mod fully_connected;
 pub mod normalization;
 pub mod softmax;
@@ -47,6 +51,7 @@ pub const RULES: &[(&str, &Rule)] = &[
     ("instance_norm", &normalization::LOWER_INSTANCE_NORM),
     ("reduce_mean", &normalization::LOWER_REDUCE_MEAN),
     ("adaptive_avg_pool", &adaptive_pool::LOWER_ADAPTIVE_AVG_POOL),
+    ("conv_transpose2d", &conv_transpose::LOWER_CONV_TRANSPOSE),
 ];
 
 /// The pass definition registered as `glow-lower-nodes`.
