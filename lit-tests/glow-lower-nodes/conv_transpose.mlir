@@ -1,7 +1,9 @@
 // A transposed convolution whose kernel equals its strides (an upsampling) is a
 // matmul of the NHWC rows with the filter viewed as [C, F*KH*KW], then a pixel
-// shuffle and the bias; any other transposed convolution is left for
-// glow-graph-to-linalg. The executed check compares with onnxruntime.
+// shuffle and the bias. With a constant filter, one group, no dilation and a kernel at
+// least its strides, it is one stride-1 conv2d per output phase (sub-filters of the
+// taps that phase takes, flipped), the phases interleaved in NHWC and cropped. Others
+// are left for glow-graph-to-linalg. The executed check compares with onnxruntime.
 // RUN: glow-opt %s --split-input-file --glow-lower-nodes | FileCheck %s
 // RUN: glow-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(glow-lower-nodes{keep=conv_transpose2d}))' | FileCheck %s --check-prefix=KEEP
 
@@ -25,15 +27,40 @@ func.func @upsample(%x: tensor<2x8x5x7xf32>, %w: tensor<8x4x3x2xf32>, %b: tensor
 
 // -----
 
-// Kept: overlapping taps (kernel 4, stride 2, pads 1), groups, output padding.
+// Kernel 3, stride 2, pads 1: phases (0, 0), (0, 1), (1, 0), (1, 1) take 2x2, 2x1,
+// 1x2 and 1x1 taps; rows t in [0, 4) of each, interleaved to 8x8, cropped at 1 to 7x7.
+// CHECK-LABEL: func.func @phases
+// CHECK: glow.graph.conv2d %arg0, %{{.*}} pads [1, 1, 0, 0] : (tensor<1x8x4x4xf32>, tensor<4x8x2x2xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: glow.graph.conv2d %arg0, %{{.*}} pads [1, 0, 0, 0] : (tensor<1x8x4x4xf32>, tensor<4x8x2x1xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: glow.graph.concat %{{.*}}, %{{.*}} dim 4 : (tensor<1x4x1x4x1x4xf32>, tensor<1x4x1x4x1x4xf32>) -> tensor<1x4x1x4x2x4xf32>
+// CHECK: glow.graph.conv2d %arg0, %{{.*}} pads [0, 1, 0, 0] : (tensor<1x8x4x4xf32>, tensor<4x8x1x2xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: glow.graph.conv2d %arg0, %{{.*}} : (tensor<1x8x4x4xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: glow.graph.concat %{{.*}}, %{{.*}} dim 2 : (tensor<1x4x1x4x2x4xf32>, tensor<1x4x1x4x2x4xf32>) -> tensor<1x4x2x4x2x4xf32>
+// CHECK: glow.graph.reshape %{{.*}} : tensor<1x4x2x4x2x4xf32> -> tensor<1x8x8x4xf32>
+// CHECK: glow.graph.slice %{{.*}} start [0, 1, 1, 0] : tensor<1x8x8x4xf32> -> tensor<1x7x7x4xf32>
+// CHECK: glow.graph.transpose %{{.*}} perm [0, 3, 1, 2] : tensor<1x7x7x4xf32> -> tensor<1x4x7x7xf32>
+// CHECK-NOT: conv_transpose2d
+func.func @phases(%x: tensor<1x8x4x4xf32>) -> tensor<1x4x7x7xf32> {
+  %w = glow.graph.splat 0.5 : tensor<8x4x3x3xf32>
+  %y = glow.graph.conv_transpose2d %x, %w strides [2, 2] pads [1, 1, 1, 1] : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x7x7xf32>
+  return %y : tensor<1x4x7x7xf32>
+}
+
+// -----
+
+// Kept: filters given at run time (overlapping taps, groups, output padding), and a
+// constant filter with a dilation.
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-3: glow.graph.conv_transpose2d
+// CHECK-COUNT-4: glow.graph.conv_transpose2d
 // CHECK-NOT: glow.graph.matmul
-func.func @kept(%x: tensor<1x8x5x5xf32>, %w4: tensor<8x4x4x4xf32>, %wg: tensor<8x2x2x2xf32>, %w2: tensor<8x4x2x2xf32>) -> (tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>) {
+// CHECK-NOT: glow.graph.conv2d
+func.func @kept(%x: tensor<1x8x5x5xf32>, %w4: tensor<8x4x4x4xf32>, %wg: tensor<8x2x2x2xf32>, %w2: tensor<8x4x2x2xf32>) -> (tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>) {
   %a = glow.graph.conv_transpose2d %x, %w4 strides [2, 2] pads [1, 1, 1, 1] : (tensor<1x8x5x5xf32>, tensor<8x4x4x4xf32>) -> tensor<1x4x10x10xf32>
   %b = glow.graph.conv_transpose2d %x, %wg strides [2, 2] group 2 : (tensor<1x8x5x5xf32>, tensor<8x2x2x2xf32>) -> tensor<1x4x10x10xf32>
   %c = glow.graph.conv_transpose2d %x, %w2 strides [2, 2] output_padding [1, 1] : (tensor<1x8x5x5xf32>, tensor<8x4x2x2xf32>) -> tensor<1x4x11x11xf32>
-  return %a, %b, %c : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>
+  %wd = glow.graph.splat 0.5 : tensor<8x4x2x2xf32>
+  %d = glow.graph.conv_transpose2d %x, %wd strides [2, 2] dilations [2, 2] : (tensor<1x8x5x5xf32>, tensor<8x4x2x2xf32>) -> tensor<1x4x11x11xf32>
+  return %a, %b, %c, %d : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>
 }
 
 // RUN: %python %S/Inputs/conv_transpose.py %t.onnx

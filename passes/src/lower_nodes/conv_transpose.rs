@@ -12,7 +12,10 @@
 //! inserted zeros, on an NCHW loop nest the CPU schedule does not tile (a 3-D U-Net's
 //! 2x2x2 upsampling took 88 ms, 0.76 GFLOP/s).
 
-use super::builder::{tensor_info, GraphBuilder};
+use super::{
+    builder::{tensor_info, GraphBuilder},
+    conv_transpose_phases,
+};
 use crate::framework::{
     attributes::{i64_array, i64_value},
     Rule,
@@ -64,8 +67,29 @@ fn rewrite<'c>(
     ) else {
         return false;
     };
-    if !element.is_f32() || x.len() != 4 || w.len() != 4 || !is_upsampling(op, &w[2..]) {
+    if !element.is_f32() || x.len() != 4 || w.len() != 4 || y.len() != 4 {
         return false;
+    }
+    if !is_upsampling(op, &w[2..]) {
+        let Some(deconvolution) =
+            conv_transpose_phases::deconvolution(op, input, filter, (&x, &w, &y), element)
+        else {
+            return false;
+        };
+        let Some(phases) = conv_transpose_phases::plans(&deconvolution) else {
+            return false;
+        };
+        rewriter.set_insertion_point_before(op);
+        let b = GraphBuilder {
+            context,
+            rewriter,
+            location: op.location(),
+        };
+        let Some(out) = conv_transpose_phases::lower(&b, &deconvolution, &phases) else {
+            return false;
+        };
+        rewriter.replace_op_with_values(op, &[out]);
+        return true;
     }
     let ([n, c, h, wd], [f, sh, sw]) = ([x[0], x[1], x[2], x[3]], [w[1], w[2], w[3]]);
     if w[0] != c || y != [n, f, h * sh, wd * sw] {

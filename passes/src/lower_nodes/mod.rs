@@ -16,7 +16,9 @@
 //! - adaptive_avg_pool -> avg_pool, or two matmuls with constant averaging matrices
 //!   ([`adaptive_pool`])
 //! - conv_transpose2d whose kernel equals its strides (upsampling) -> matmul + pixel
-//!   shuffle ([`conv_transpose`]); other transposed convolutions stay for
+//!   shuffle ([`conv_transpose`]); with a constant filter, one group, no dilation and
+//!   a kernel at least its strides -> one stride-1 conv2d per output phase, interleaved
+//!   ([`conv_transpose_phases`]); other transposed convolutions stay for
 //!   glow-graph-to-linalg
 
 pub mod activations;
@@ -24,6 +26,7 @@ pub mod adaptive_pool;
 pub mod batch_norm;
 pub mod builder;
 pub mod conv_transpose;
+pub mod conv_transpose_phases;
 pub mod fully_connected;
 pub mod normalization;
 pub mod softmax;
