@@ -59,7 +59,8 @@
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t.transposed.onnx --input-shape x=1x4x3x4x5 --bin %glow_bin | FileCheck %s --check-prefix=EXEC
 
 // Refusals: a filter that does not fit the channels with its group, four spatial
-// dimensions; one line naming the node, no output file.
+// dimensions, 300 depth taps (one 2-D convolution each); one line naming the node, no
+// output file.
 // RUN: %python %S/Inputs/volumetric.py bad-group %t.bad-group.onnx
 // RUN: not glow-import %t.bad-group.onnx -o %t.bad-group.mlir 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not test -e %t.bad-group.mlir
@@ -67,3 +68,7 @@
 // RUN: %python %S/Inputs/volumetric.py four-d %t.four-d.onnx
 // RUN: not glow-import %t.four-d.onnx 2>&1 | FileCheck %s --check-prefix=FOUR
 // FOUR: glow-import: error: node 'hyper' (Conv): 4-D spatial input is not supported (only 1-D, 2-D and 3-D)
+// RUN: %python %S/Inputs/volumetric.py deep %t.deep.onnx
+// RUN: not glow-import %t.deep.onnx -o %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: not test -e %t.deep.mlir
+// DEEP: glow-import: error: node 'deep' (Conv): a filter depth of 300 is not supported (at most 256 unless height and width are 1)

@@ -48,19 +48,21 @@ func.func @phases(%x: tensor<1x8x4x4xf32>) -> tensor<1x4x7x7xf32> {
 
 // -----
 
-// Kept: filters given at run time (overlapping taps, groups, output padding), and a
-// constant filter with a dilation.
+// Kept: filters given at run time (overlapping taps, groups, output padding), and
+// constant filters with a dilation or with more than 64 phases (strides 9 x 9).
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-4: glow.graph.conv_transpose2d
+// CHECK-COUNT-5: glow.graph.conv_transpose2d
 // CHECK-NOT: glow.graph.matmul
 // CHECK-NOT: glow.graph.conv2d
-func.func @kept(%x: tensor<1x8x5x5xf32>, %w4: tensor<8x4x4x4xf32>, %wg: tensor<8x2x2x2xf32>, %w2: tensor<8x4x2x2xf32>) -> (tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>) {
+func.func @kept(%x: tensor<1x8x5x5xf32>, %w4: tensor<8x4x4x4xf32>, %wg: tensor<8x2x2x2xf32>, %w2: tensor<8x4x2x2xf32>) -> (tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>, tensor<1x4x46x46xf32>) {
   %a = glow.graph.conv_transpose2d %x, %w4 strides [2, 2] pads [1, 1, 1, 1] : (tensor<1x8x5x5xf32>, tensor<8x4x4x4xf32>) -> tensor<1x4x10x10xf32>
   %b = glow.graph.conv_transpose2d %x, %wg strides [2, 2] group 2 : (tensor<1x8x5x5xf32>, tensor<8x2x2x2xf32>) -> tensor<1x4x10x10xf32>
   %c = glow.graph.conv_transpose2d %x, %w2 strides [2, 2] output_padding [1, 1] : (tensor<1x8x5x5xf32>, tensor<8x4x2x2xf32>) -> tensor<1x4x11x11xf32>
   %wd = glow.graph.splat 0.5 : tensor<8x4x2x2xf32>
   %d = glow.graph.conv_transpose2d %x, %wd strides [2, 2] dilations [2, 2] : (tensor<1x8x5x5xf32>, tensor<8x4x2x2xf32>) -> tensor<1x4x11x11xf32>
-  return %a, %b, %c, %d : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>
+  %w9 = glow.graph.splat 0.5 : tensor<8x4x10x10xf32>
+  %e = glow.graph.conv_transpose2d %x, %w9 strides [9, 9] : (tensor<1x8x5x5xf32>, tensor<8x4x10x10xf32>) -> tensor<1x4x46x46xf32>
+  return %a, %b, %c, %d, %e : tensor<1x4x10x10xf32>, tensor<1x4x10x10xf32>, tensor<1x4x11x11xf32>, tensor<1x4x11x11xf32>, tensor<1x4x46x46xf32>
 }
 
 // RUN: %python %S/Inputs/conv_transpose.py %t.onnx

@@ -9,6 +9,7 @@ Usage: volumetric.py KIND OUTPUT.onnx
               grouped one dilated in depth, one sized by output_shape (SAME_LOWER)
   bad-group   a Conv 3-D whose filter does not fit the input channels with its group
   four-d      a Conv over four spatial dimensions
+  deep        a Conv 3-D whose filter has 300 depth taps (each would be a 2-D conv)
 """
 import sys
 
@@ -80,8 +81,14 @@ def four_d():
     return model(nodes, [("x", [1, 2, 3, 3, 3, 3])], ["y"], [weight("w", 2, 2, 1, 1, 1, 1)])
 
 
+def deep():
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="deep")]
+    return model(nodes, [("x", [1, 1, 300, 2, 2])], ["y"], [weight("w", 1, 1, 300, 2, 2)])
+
+
 def main():
-    kinds = {"convs": convs, "transposed": transposed, "bad-group": bad_group, "four-d": four_d}
+    kinds = {"convs": convs, "transposed": transposed, "bad-group": bad_group, "four-d": four_d,
+             "deep": deep}
     onnx.save(kinds[sys.argv[1]](), sys.argv[2])
 
 

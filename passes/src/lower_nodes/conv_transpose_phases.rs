@@ -26,6 +26,10 @@ use melior::ir::{
     Type, Value,
 };
 
+/// The most output phases (strides' product) taken apart: each is a conv2d in the graph;
+/// larger strides keep glow-graph-to-linalg's general rule.
+const MAX_PHASES: i64 = 64;
+
 /// One dimension's phase plan: stride, kernel, begin pad, input and output extents.
 struct Axis {
     stride: i64,
@@ -102,7 +106,9 @@ pub(super) fn deconvolution<'c, 'a>(
         || dilations != [1, 1]
         || strides.len() != 2
         || pads.len() != 4
-        || (0..2).any(|d| w[2 + d] < strides[d] || strides[d] < 1 || pads[d] < 0)
+        || (0..2).any(|d| w[2 + d] < strides[d] || !(1..=MAX_PHASES).contains(&strides[d]))
+        || strides[0] * strides[1] > MAX_PHASES
+        || pads.iter().any(|p| *p < 0)
     {
         return None;
     }

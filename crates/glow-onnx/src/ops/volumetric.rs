@@ -20,6 +20,21 @@ use crate::{
 use glow_dialects::ods::glow_graph;
 use melior::ir::Value;
 
+/// The most depth taps a 3-D filter may have outside the temporal form: each tap is
+/// one 2-D convolution in the graph (video networks use 1 to 7).
+const MAX_DEPTH_TAPS: i64 = 256;
+
+/// A filter with more depth taps than [`MAX_DEPTH_TAPS`] is refused (a hostile depth
+/// would otherwise build one 2-D convolution per tap).
+fn check_taps(taps: i64) -> Result<(), String> {
+    if taps <= MAX_DEPTH_TAPS {
+        return Ok(());
+    }
+    Err(format!(
+        "a filter depth of {taps} is not supported (at most {MAX_DEPTH_TAPS} unless height and width are 1)"
+    ))
+}
+
 /// [N, C, D, H, W] <-> [N, D, C, H, W].
 const DEPTH_NEXT_TO_BATCH: [usize; 5] = [0, 2, 1, 3, 4];
 /// [N, C, D, H, W] -> [N, D, H, W, C].
@@ -150,6 +165,7 @@ pub(super) fn conv_3d<'c, 'a>(
     if is_temporal(&w.shape, window) {
         return temporal_conv(cx, &volume_last, w, bias, window, group);
     }
+    check_taps(taps)?;
     let volume_last = pad_axis(cx, &volume_last, 1, window.pads[0], window.pads[3])?;
     let span = window.dilations[0] * (taps - 1) + 1;
     let out_depth = (volume_last.shape[1] - span) / window.strides[0] + 1;
@@ -233,6 +249,7 @@ pub(super) fn conv_transpose_3d<'c, 'a>(
 ) -> Converted<'c, 'a> {
     let [n, c, d, h, wd] = [x.shape[0], x.shape[1], x.shape[2], x.shape[3], x.shape[4]];
     let taps = w.shape[2];
+    check_taps(taps)?;
     if w.shape[0] != c || c % group != 0 {
         return Err(format!(
             "filter {:?} with group {group} does not fit {c} input channels",
