@@ -116,10 +116,11 @@ fn pool_2d<'c, 'a>(
     }
 }
 
-/// 3-D pooling as two 2-D pools, the window being a box: (H, W) with depth folded
-/// into the channels, then depth with (H, W) flattened. Maxima and box averages
-/// (whose element counts, padded or not, are products of per-dimension counts)
-/// separate exactly.
+/// 3-D pooling as two 2-D pools, the window being a box: (H, W) over the N x D
+/// planes, then depth over (N, C, D, H' x W'). Maxima and box averages (whose element
+/// counts, padded or not, are products of per-dimension counts) separate exactly. Both
+/// read channels-last data ([N, D, H, W, C] reshaped), so the transposes here cancel
+/// against glow-channels-last's, as the 3-D convolutions' do.
 fn pool_3d<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     x: &Slot<'c, 'a>,
@@ -129,7 +130,10 @@ fn pool_3d<'c, 'a>(
     count_pads: bool,
 ) -> Converted<'c, 'a> {
     let (n, c, d, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3], x.shape[4]);
-    let planes = reshape_to(cx, x, &[n, c * d, h, w])?;
+    let volume_last = compose::transpose(cx, x, &[0, 2, 3, 4, 1])?;
+    let planes = compose::reshape(cx, &volume_last, &[n * d, h, w, c])?;
+    let planes = compose::transpose(cx, &planes, &[0, 3, 1, 2])?;
+    let planes = cx.materialize(&planes)?;
     let spatial = Window {
         kernel: [kernel[1], kernel[2]],
         strides: [strides[1], strides[2]],
@@ -140,7 +144,10 @@ fn pool_3d<'c, 'a>(
     let pooled_shape = cx.shape_of(pooled);
     let (oh, ow) = (pooled_shape[2], pooled_shape[3]);
     let pooled = Slot::value(pooled, pooled_shape, x.element);
-    let columns = reshape_to(cx, &pooled, &[n, c, d, oh * ow])?;
+    let pooled = compose::transpose(cx, &pooled, &[0, 2, 3, 1])?;
+    let columns = compose::reshape(cx, &pooled, &[n, d, oh * ow, c])?;
+    let columns = compose::transpose(cx, &columns, &[0, 3, 1, 2])?;
+    let columns = cx.materialize(&columns)?;
     let depth = Window {
         kernel: [kernel[0], 1],
         strides: [strides[0], 1],
@@ -150,9 +157,9 @@ fn pool_3d<'c, 'a>(
     let out = pool_2d(cx, columns, max, count_pads, &depth);
     let od = cx.shape_of(out)[2];
     let out = Slot::value(out, vec![n, c, od, oh * ow], x.element);
-    let shape = vec![n, c, od, oh, ow];
-    let result = reshape_to(cx, &out, &shape)?;
-    Ok(vec![Slot::value(result, shape, x.element)])
+    let out = compose::transpose(cx, &out, &[0, 2, 3, 1])?;
+    let out = compose::reshape(cx, &out, &[n, od, oh, ow, c])?;
+    Ok(vec![compose::transpose(cx, &out, &[0, 4, 1, 2, 3])?])
 }
 
 pub fn max_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
