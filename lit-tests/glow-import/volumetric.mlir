@@ -59,8 +59,8 @@
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t.transposed.onnx --input-shape x=1x4x3x4x5 --bin %glow_bin | FileCheck %s --check-prefix=EXEC
 
 // Refusals: a filter that does not fit the channels with its group, four spatial
-// dimensions, 300 depth taps (one 2-D convolution each); one line naming the node, no
-// output file.
+// dimensions, 300 depth taps (one 2-D convolution each), a group whose product with
+// the filter's channels overflows; one line naming the node, no output file.
 // RUN: %python %S/Inputs/volumetric.py bad-group %t.bad-group.onnx
 // RUN: not glow-import %t.bad-group.onnx -o %t.bad-group.mlir 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not test -e %t.bad-group.mlir
@@ -72,3 +72,6 @@
 // RUN: not glow-import %t.deep.onnx -o %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
 // RUN: not test -e %t.deep.mlir
 // DEEP: glow-import: error: node 'deep' (Conv): a filter depth of 300 is not supported (at most 256 unless height and width are 1)
+// RUN: %python %S/Inputs/volumetric.py huge-group %t.huge.onnx
+// RUN: not glow-import %t.huge.onnx 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: glow-import: error: node 'huge' (Conv): filter [2, 2, 1, 1, 1] with group 4611686018427387904 does not fit 2 input channels

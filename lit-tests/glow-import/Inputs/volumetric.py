@@ -10,6 +10,8 @@ Usage: volumetric.py KIND OUTPUT.onnx
   bad-group   a Conv 3-D whose filter does not fit the input channels with its group
   four-d      a Conv over four spatial dimensions
   deep        a Conv 3-D whose filter has 300 depth taps (each would be a 2-D conv)
+  huge-group  a Conv 3-D and a ConvTranspose 3-D with group 2^62 (channels times group
+              overflows)
 """
 import sys
 
@@ -86,9 +88,15 @@ def deep():
     return model(nodes, [("x", [1, 1, 300, 2, 2])], ["y"], [weight("w", 1, 1, 300, 2, 2)])
 
 
+def huge_group():
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="huge", group=2 ** 62),
+             helper.make_node("ConvTranspose", ["x", "w"], ["z"], name="huge_t", group=2 ** 62)]
+    return model(nodes, [("x", [1, 2, 2, 2, 2])], ["y", "z"], [weight("w", 2, 2, 1, 1, 1)])
+
+
 def main():
     kinds = {"convs": convs, "transposed": transposed, "bad-group": bad_group, "four-d": four_d,
-             "deep": deep}
+             "deep": deep, "huge-group": huge_group}
     onnx.save(kinds[sys.argv[1]](), sys.argv[2])
 
 

@@ -152,7 +152,7 @@ pub(super) fn conv_3d<'c, 'a>(
 ) -> Converted<'c, 'a> {
     let [n, c, _, h, wd] = [x.shape[0], x.shape[1], x.shape[2], x.shape[3], x.shape[4]];
     let (f, taps) = (w.shape[0], w.shape[2]);
-    if group < 1 || c != w.shape[1] * group || f % group != 0 {
+    if group < 1 || w.shape[1].checked_mul(group) != Some(c) || f % group != 0 {
         return Err(format!(
             "filter {:?} with group {group} does not fit {c} input channels",
             w.shape
@@ -250,7 +250,7 @@ pub(super) fn conv_transpose_3d<'c, 'a>(
     let [n, c, d, h, wd] = [x.shape[0], x.shape[1], x.shape[2], x.shape[3], x.shape[4]];
     let taps = w.shape[2];
     check_taps(taps)?;
-    if w.shape[0] != c || c % group != 0 {
+    if w.shape[0] != c || !(1..=c).contains(&group) || c % group != 0 {
         return Err(format!(
             "filter {:?} with group {group} does not fit {c} input channels",
             w.shape
