@@ -70,41 +70,61 @@ fn rewrite<'c>(
     if !element.is_f32() || x.len() != 4 || w.len() != 4 || y.len() != 4 {
         return false;
     }
-    if !is_upsampling(op, &w[2..]) {
+    let ([n, c, h, wd], [f, sh, sw]) = ([x[0], x[1], x[2], x[3]], [w[1], w[2], w[3]]);
+    let bias = op.operand(2).ok();
+    if w[0] != c || bias.is_some_and(|b| tensor_info(b).is_none_or(|(shape, _)| shape != [f])) {
+        return false;
+    }
+    // The form is chosen before any op is built: a rule that fails must leave the IR
+    // as it was.
+    let phases = if is_upsampling(op, &w[2..]) {
+        if y != [n, f, h * sh, wd * sw] {
+            return false;
+        }
+        None
+    } else {
         let Some(deconvolution) =
             conv_transpose_phases::deconvolution(op, input, filter, (&x, &w, &y), element)
         else {
             return false;
         };
-        let Some(phases) = conv_transpose_phases::plans(&deconvolution) else {
+        let Some(plans) = conv_transpose_phases::plans(&deconvolution) else {
             return false;
         };
-        rewriter.set_insertion_point_before(op);
-        let b = GraphBuilder {
-            context,
-            rewriter,
-            location: op.location(),
-        };
-        let Some(out) = conv_transpose_phases::lower(&b, &deconvolution, &phases) else {
-            return false;
-        };
-        rewriter.replace_op_with_values(op, &[out]);
-        return true;
-    }
-    let ([n, c, h, wd], [f, sh, sw]) = ([x[0], x[1], x[2], x[3]], [w[1], w[2], w[3]]);
-    if w[0] != c || y != [n, f, h * sh, wd * sw] {
-        return false;
-    }
-    let bias = op.operand(2).ok();
-    if bias.is_some_and(|b| tensor_info(b).is_none_or(|(shape, _)| shape != [f])) {
-        return false;
-    }
+        Some((deconvolution, plans))
+    };
     rewriter.set_insertion_point_before(op);
     let b = GraphBuilder {
         context,
         rewriter,
         location: op.location(),
     };
+    let mut out = match &phases {
+        None => upsample(&b, input, filter, element, [n, c, h, wd, f, sh, sw]),
+        Some((deconvolution, plans)) => {
+            let Some(out) = conv_transpose_phases::lower(&b, deconvolution, plans) else {
+                return false;
+            };
+            out
+        }
+    };
+    if let Some(bias) = bias {
+        let bias = b.broadcast(bias, &y, element, 1);
+        out = b.binary(super::builder::Binary::Add, out, bias);
+    }
+    rewriter.replace_op_with_values(op, &[out]);
+    true
+}
+
+/// The upsampling form (kernel == strides): NHWC rows times the filter viewed as
+/// [C, F*KH*KW], pixel-shuffled, back to NCHW.
+fn upsample<'c, 'r>(
+    b: &GraphBuilder<'c, 'r, '_>,
+    input: melior::ir::Value<'c, '_>,
+    filter: melior::ir::Value<'c, '_>,
+    element: melior::ir::Type<'c>,
+    [n, c, h, wd, f, sh, sw]: [i64; 7],
+) -> melior::ir::Value<'c, 'r> {
     let rows = b.transpose(input, &[0, 2, 3, 1]);
     let rows = b.reshape(rows, &[n * h * wd, c], element);
     let taps = b.reshape(filter, &[c, f * sh * sw], element);
@@ -112,11 +132,5 @@ fn rewrite<'c>(
     let product = b.reshape(product, &[n, h, wd, f, sh, sw], element);
     let shuffled = b.transpose(product, &[0, 1, 4, 2, 5, 3]);
     let shuffled = b.reshape(shuffled, &[n, h * sh, wd * sw, f], element);
-    let mut out = b.transpose(shuffled, &[0, 3, 1, 2]);
-    if let Some(bias) = bias {
-        let bias = b.broadcast(bias, &y, element, 1);
-        out = b.binary(super::builder::Binary::Add, out, bias);
-    }
-    rewriter.replace_op_with_values(op, &[out]);
-    true
+    b.transpose(shuffled, &[0, 3, 1, 2])
 }

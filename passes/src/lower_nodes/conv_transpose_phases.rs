@@ -9,8 +9,7 @@
 //! when that is negative), for t in [t_min, t_min + T), t_min = floor(p / s). The
 //! phases' [N, T_h, T_w, F] results are interleaved (a pixel shuffle in NHWC: reshape,
 //! concat, reshape), cropped to the output and transposed to NCHW, where
-//! glow-channels-last's transposes around each conv2d cancel against them; the bias
-//! comes last. Every product is one the transposed convolution makes: none with the
+//! glow-channels-last's transposes around each conv2d cancel against them. Every product is one the transposed convolution makes: none with the
 //! zeros that glow-graph-to-linalg's general rule spreads between the input pixels
 //! (3 of 4 of its products at stride 2), and each conv2d takes the tiled NHWC kernels.
 
@@ -78,7 +77,6 @@ impl Axis {
 /// The operands and geometry of a transposed convolution the phases can take.
 pub(super) struct Deconvolution<'c, 'a> {
     pub(super) input: Value<'c, 'a>,
-    pub(super) bias: Option<Value<'c, 'a>>,
     pub(super) element: Type<'c>,
     /// [N, C, H, W], [C, F, KH, KW] and [N, F, OH, OW].
     pub(super) x: Vec<i64>,
@@ -115,7 +113,6 @@ pub(super) fn deconvolution<'c, 'a>(
     let weights = float_constant(filter, w.iter().product::<i64>() as usize)?;
     Some(Deconvolution {
         input,
-        bias: melior::ir::operation::OperationLike::operand(&op, 2).ok(),
         element,
         x: x.to_vec(),
         w: w.to_vec(),
@@ -167,7 +164,7 @@ fn axis(d: &Deconvolution, k: usize) -> Axis {
 }
 
 /// Builds the phases' conv2d ops (`phases` from [`plans`]) and their interleaving;
-/// returns the NCHW result with the bias.
+/// returns the NCHW result (without the bias).
 pub(super) fn lower<'c, 'r>(
     b: &GraphBuilder<'c, 'r, '_>,
     d: &Deconvolution<'c, '_>,
@@ -238,12 +235,7 @@ pub(super) fn lower<'c, 'r>(
         );
         b.rewriter.insert(op.into()).result(0).ok()?.into()
     };
-    let mut out = b.transpose(cropped, &[0, 3, 1, 2]);
-    if let Some(bias) = d.bias {
-        let bias = b.broadcast(bias, &d.y, d.element, 1);
-        out = b.binary(super::builder::Binary::Add, out, bias);
-    }
-    Some(out)
+    Some(b.transpose(cropped, &[0, 3, 1, 2]))
 }
 
 /// `pieces` joined along `axis` (the piece itself when alone).
