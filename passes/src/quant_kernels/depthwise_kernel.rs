@@ -7,7 +7,8 @@
 //! `vpermt2b` on AVX-512 VBMI) into one 64-byte vector, which then serves every output
 //! pixel of the tile whose window covers the column, with the packed filter vector of
 //! that kernel column: `[C/16][ceil(KH/4)][KW][16 x 4]`, unused kernel rows 0. A tile is
-//! `rows` output pixels along W by 16 channels; the epilogue is the dense kernel's.
+//! `rows` output pixels along W by 16 channels; the epilogue is the dense kernel's
+//! (requantized bytes, or the exact int32 accumulator plus bias for ConvInteger).
 
 use super::{
     conv_kernel::Isa,
@@ -47,6 +48,9 @@ pub struct DepthwiseKernel {
     /// int8 filters per weight: 1, or 2 for split centred weights
     /// ([`super::packing::split_weights`]).
     pub weight_parts: i64,
+    /// Whether the result is the exact int32 accumulator plus bias (ConvInteger's), not
+    /// requantized bytes.
+    pub exact_output: bool,
 }
 
 /// Packs the parts of a split depthwise filter as `[C/16][ceil(KH/4) * parts][KW][64]`
@@ -110,10 +114,19 @@ impl DepthwiseKernel {
         )
     }
 
+    /// The result's storage element: bytes, or int32 for an exact result.
+    fn output_element(&self) -> &'static str {
+        if self.exact_output {
+            "i32"
+        } else {
+            "i8"
+        }
+    }
+
     fn output_type(&self) -> String {
         tensor(
             &[self.input[0], self.output[0], self.output[1], self.input[3]],
-            "i8",
+            self.output_element(),
         )
     }
 
@@ -322,8 +335,9 @@ impl DepthwiseKernel {
                 }
             }
         }
-        // Epilogue: requantize and store.
-        let tile_type = format!("tensor<1x1x{rows}x16xi8>");
+        // Epilogue: requantize (or add the bias of an exact result) and store.
+        let element = self.output_element();
+        let tile_type = format!("tensor<1x1x{rows}x16x{element}>");
         let mut tile = t.let_(i, &format!("tensor.empty() : {tile_type}"));
         let zero_i32 = t.let_(i, "arith.constant 0 : i32");
         let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
@@ -337,12 +351,16 @@ impl DepthwiseKernel {
             &format!("vector.transfer_read %mult[{channel}], {zero_f32} {{in_bounds = [true]}} : tensor<{c}xf32>, vector<16xf32>"),
         );
         for (m, a) in acc.iter().enumerate() {
-            let bytes = requantizer.bytes(t, i, a, &bias, &mult);
+            let stored = if self.exact_output {
+                t.let_(i, &format!("arith.addi {a}, {bias} : vector<16xi32>"))
+            } else {
+                requantizer.bytes(t, i, a, &bias, &mult)
+            };
             let row = t.let_(i, &format!("arith.constant {m} : index"));
             tile = t.let_(
                 i,
                 &format!(
-                    "vector.transfer_write {bytes}, {tile}[{c0}, {c0}, {row}, {c0}] {{in_bounds = [true]}} : vector<16xi8>, {tile_type}"
+                    "vector.transfer_write {stored}, {tile}[{c0}, {c0}, {row}, {c0}] {{in_bounds = [true]}} : vector<16x{element}>, {tile_type}"
                 ),
             );
         }

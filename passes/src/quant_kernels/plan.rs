@@ -151,9 +151,6 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
             .ok()
             .and_then(|a| IntegerAttribute::try_from(a).ok())
             .map_or(1, |g| g.value());
-        if group != 1 && exact_output {
-            return None;
-        }
         if group != 1 {
             return depthwise_plan(
                 op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
@@ -370,9 +367,16 @@ fn depthwise_plan(
         unsigned_zero,
         channels as usize,
     );
+    let exact_output = yq.width == 32;
     let multipliers: Vec<f32> = products
         .iter()
-        .map(|p| multiplier(*p, yq.scales[0]) as f32)
+        .map(|p| {
+            if exact_output {
+                1.0
+            } else {
+                multiplier(*p, yq.scales[0]) as f32
+            }
+        })
         .collect();
     let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
     let a = |n| i64_array(op, n);
@@ -392,6 +396,7 @@ fn depthwise_plan(
         high,
         isa,
         weight_parts: parts.len() as i64,
+        exact_output,
     };
     Some(Plan {
         text: kernel.text(),
@@ -410,7 +415,7 @@ fn depthwise_plan(
         filters: channels,
         matrix: None,
         amx: false,
-        exact_output: false,
+        exact_output,
         pad: None,
     })
 }
