@@ -189,6 +189,12 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     rules.extend(SINK_RULES.iter().copied());
     rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);
     rules.push(&crate::graph_optimize::sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST);
+    rules.push(&crate::graph_optimize::sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD);
+    rules.extend(
+        crate::graph_optimize::sink_pad_reduce::REDUCTION_RULES
+            .iter()
+            .copied(),
+    );
     apply_rules(op, &rules).map_err(|_| {
         emit_error(
             op.location(),

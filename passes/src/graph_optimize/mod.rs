@@ -7,15 +7,20 @@
 //!   movements meet and cancel                                ([`sink_movement`])
 //! - concat of equal transposes -> the transpose of the concat  ([`sink_concat`])
 //! - broadcast of a transpose -> the transpose of the broadcast ([`sink_broadcast`])
+//! - pad / reduction of a transpose -> the pad / reduction of its source
+//!   ([`sink_pad_reduce`]); splats, scalar broadcasts and per-channel constants do not
+//!   stop a transpose from sinking below a binary op ([`layout_free_operands`])
 //!
 //! The importer already drops Identity/Dropout and folds constant subgraphs and
 //! shape chains; run `cse` after this pass to merge duplicates.
 
 pub mod compose_transposes;
 pub mod fold_batch_norm;
+pub mod layout_free_operands;
 pub mod sink_broadcast;
 pub mod sink_concat;
 pub mod sink_movement;
+pub mod sink_pad_reduce;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -39,8 +44,10 @@ pub const RULES: &[(&str, &[&Rule])] = &[
         &[
             &sink_concat::SINK_TRANSPOSES_BELOW_CONCAT,
             &sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST,
+            &sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD,
         ],
     ),
+    ("sink-transposes", sink_pad_reduce::REDUCTION_RULES),
     ("sink-reshapes", sink_movement::SINK_RESHAPE_RULES),
 ];
 

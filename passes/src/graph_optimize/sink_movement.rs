@@ -14,7 +14,10 @@
 //! rescale, lookup_table), whose result keeps its own element type (per-tensor
 //! quantized only: a per-axis type's axis would move).
 
-use super::compose_transposes::{defining_op, has_one_use, permutation};
+use super::{
+    compose_transposes::{defining_op, has_one_use, permutation},
+    layout_free_operands::{is_layout_free, remake, Layout},
+};
 use crate::framework::Rule;
 use glow_dialects::ods::glow_graph;
 use melior::{
@@ -105,6 +108,15 @@ sink_rules! {
         SINK_TRANSPOSE_BELOW_DEQUANTIZE => "glow.quant.dequantize",
         SINK_TRANSPOSE_BELOW_RESCALE => "glow.quant.rescale",
         SINK_TRANSPOSE_BELOW_LOOKUP_TABLE => "glow.quant.lookup_table",
+        SINK_TRANSPOSE_BELOW_CONVERT => "glow.graph.convert",
+        SINK_TRANSPOSE_BELOW_ROUND => "glow.graph.round",
+        SINK_TRANSPOSE_BELOW_FLOOR => "glow.graph.floor",
+        SINK_TRANSPOSE_BELOW_CEIL => "glow.graph.ceil",
+        SINK_TRANSPOSE_BELOW_RSQRT => "glow.graph.rsqrt",
+        SINK_TRANSPOSE_BELOW_HARD_SWISH => "glow.graph.hard_swish",
+        SINK_TRANSPOSE_BELOW_HARD_SIGMOID => "glow.graph.hard_sigmoid",
+        SINK_TRANSPOSE_BELOW_STORAGE_CAST => "quant.scast",
+        SINK_TRANSPOSE_BELOW_BITCAST => "tensor.bitcast",
     }
     binary: {
         SINK_TRANSPOSES_BELOW_QUANT_ADD => "glow.quant.add",
@@ -309,29 +321,37 @@ fn rewrite_binary<'c>(
     let Some(result_type) = shaped_like(source, op) else {
         return false;
     };
-    // Every operand must be moved or a splat before anything is built.
+    let layout = match movement {
+        Movement::Transpose(perm) => Layout::Transpose(perm),
+        Movement::Reshape(_) => Layout::Reshape,
+    };
+    // Every operand must be moved or layout-free before anything is built.
     if operands
         .iter()
-        .any(|v| moved_from(*v, kind).is_none() && defining_op(*v, "glow.graph.splat").is_none())
+        .any(|v| moved_from(*v, kind).is_none() && !is_layout_free(*v, &layout))
     {
         return false;
     }
+    let Some(source_shape) = shape(source) else {
+        return false;
+    };
     rewriter.set_insertion_point_before(op);
     let mut sources = Vec::new();
     for value in &operands {
         if let Some((_, source)) = moved_from(*value, kind) {
             sources.push(source.to_raw());
-        } else if let Some(splat) = defining_op(*value, "glow.graph.splat") {
-            let remade = rewriter.clone_op(splat);
-            let Ok(result) = remade.result(0) else {
+        } else {
+            let Some(remade) = remake(
+                context,
+                rewriter,
+                *value,
+                &layout,
+                &source_shape,
+                op.location(),
+            ) else {
                 return false;
             };
-            let Some(splat_type) = shaped_like(source, splat) else {
-                return false;
-            };
-            // SAFETY: a splat's result type is free; it takes the source shape.
-            unsafe { mlir_sys::mlirValueSetType(result.to_raw(), splat_type.to_raw()) };
-            sources.push(result.to_raw());
+            sources.push(remade);
         }
     }
     let moved = rewriter.clone_op(op);
