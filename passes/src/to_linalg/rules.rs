@@ -7,7 +7,9 @@
 //! - transpose -> linalg.transpose; reshape -> tensor.reshape
 //! - broadcast -> tensor.reshape (dropping broadcast unit dims) + linalg.broadcast
 //! - batched_add -> linalg.broadcast of the slice + linalg.add
-//! - reduce_sum/prod/max/min -> linalg.reduce (+ tensor.reshape for kept dims)
+//! - reduce_sum/prod/max/min -> linalg.reduce (+ tensor.reshape for kept dims); a sum,
+//!   max or min of every axis in two steps, over the columns of rows of 16-64
+//!   elements, then over those
 //! - concat -> tensor.concat
 
 use super::builder::{binary_operands, is_float, LinalgBuilder};
@@ -544,7 +546,20 @@ fn reduction<'c>(
     let b = LinalgBuilder::before(context, op, rewriter);
     let reduced_type = b.tensor(&reduced_shape, element);
     let init = b.zeros(reduced_type, identity);
-    let reduced = b.reduce(input, init, reduced_type, &axes, combiner, element);
+    let reduced = match whole_tensor_columns(&shape, &reduced_shape, kind) {
+        // Every axis: first `columns` running results, each over every `columns`-th
+        // element (an elementwise combine of contiguous rows, which vectorizes), then
+        // those; one reduction over the whole tensor ran as a chain of scalar steps.
+        Some(columns) => {
+            let count: i64 = shape.iter().product();
+            let rows = b.reshape(input, &[count / columns, columns], element);
+            let partial_type = b.tensor(&[columns], element);
+            let partial_init = b.zeros(partial_type, identity);
+            let partial = b.reduce(rows, partial_init, partial_type, &[0], combiner, element);
+            b.reduce(partial, init, reduced_type, &[0], combiner, element)
+        }
+        None => b.reduce(input, init, reduced_type, &axes, combiner, element),
+    };
     let converted = if reduced_shape == result_shape {
         reduced
     } else {
@@ -552,6 +567,19 @@ fn reduction<'c>(
     };
     rewriter.replace_op_with_values(op, &[converted]);
     true
+}
+
+/// For a reduction of every axis of `shape` (sum, max or min) over enough elements,
+/// the row width (a multiple of 16 lanes dividing the element count, at most 64) it
+/// is computed in two steps at.
+fn whole_tensor_columns(shape: &[i64], reduced_shape: &[i64], kind: &str) -> Option<i64> {
+    let count: i64 = shape.iter().product();
+    if !reduced_shape.is_empty() || kind == "prod" || shape.is_empty() {
+        return None;
+    }
+    [64, 32, 16]
+        .into_iter()
+        .find(|columns| count % columns == 0 && count / columns >= 4)
 }
 
 fn int_width(element: Type) -> u32 {
