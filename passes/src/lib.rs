@@ -55,6 +55,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &cpu_schedule::HOIST_VECTOR_TRANSFERS,
     &cpu_schedule::pads_in_place::PADS_IN_PLACE,
     &cpu_schedule::row_reductions::LOWER_ROW_REDUCTIONS,
+    &cpu_schedule::scalar_reads::SPLAT_SCALAR_READS,
     &instr::raise::RAISE_TO_INSTR,
     &instr::lifetimes::SHORTEN_LIFETIMES,
     &instr::dead_allocs::DEAD_ALLOCS,

@@ -20,6 +20,7 @@ pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
 pub mod row_reductions;
+pub mod scalar_reads;
 pub mod stack;
 pub mod tiles;
 
