@@ -1,8 +1,9 @@
 //! `glow-outline-kernels` (on buffers, before the lowering to loops): each top-level op
 //! with regions of a defined public function (a layer's tile loop, a linalg op) moves
 //! into a private function, a kernel, and a `func.call` takes its place. The kernel's
-//! arguments are the buffers and values the op uses; constants, and views whose
-//! strided layout a bare pointer cannot carry, are re-created inside it. Kernels whose
+//! arguments are the buffers and values the op uses; constants, views whose strided
+//! layout a bare pointer cannot carry, and vector reads and splats made just before
+//! it are re-created inside it. Kernels whose
 //! text is the same (one layer shape repeated: the 12 blocks of ViT-B/16, the stages
 //! of a ResNet) become one function, so the lowering to LLVM and LLVM's optimizer and
 //! code generator work on each distinct kernel once. Kernels are `noinline`: LLVM
@@ -56,6 +57,54 @@ const VIEWS: &[&str] = &[
     "memref.cast",
     "memref.transpose",
 ];
+
+/// Vector values read or splat outside a kernel (a tile loop's hoisted loads of a
+/// run-time scale, an accumulator's initial value) that the kernel re-creates at its
+/// start instead of taking as arguments: wide vectors passed by value made every call
+/// a run of stores and loads, and the model function one block that LLVM's
+/// instruction selection took seconds on (a dynamically quantized MobileNetV2).
+const VECTOR_READS: &[&str] = &["vector.transfer_read", "vector.broadcast"];
+
+/// Ops that do not write memory, which may stand between a re-created vector read and
+/// the kernel.
+fn writes_nothing(name: &str) -> bool {
+    name.starts_with("arith.")
+        || VECTOR_READS.contains(&name)
+        || VIEWS.contains(&name)
+        || CONSTANTS.contains(&name)
+        || matches!(
+            name,
+            "memref.alloc"
+                | "memref.alloca"
+                | "memref.view"
+                | "memref.load"
+                | "memref.reshape"
+                | "affine.apply"
+        )
+}
+
+/// Whether `def` (a vector read or splat) can move into the kernel that replaces
+/// `anchor`: both in one block, and nothing between them writes memory.
+fn readable_at(def: MlirOperation, anchor: MlirOperation) -> bool {
+    // SAFETY: queries on live ops of one function.
+    unsafe {
+        if mlir_sys::mlirOperationGetNumRegions(def) != 0
+            || mlir_sys::mlirOperationGetNumResults(def) != 1
+            || mlir_sys::mlirOperationGetBlock(def).ptr
+                != mlir_sys::mlirOperationGetBlock(anchor).ptr
+        {
+            return false;
+        }
+        let mut next = mlir_sys::mlirOperationGetNextInBlock(def);
+        while !next.ptr.is_null() && next.ptr != anchor.ptr {
+            if !writes_nothing(&op_name(next)) {
+                return false;
+            }
+            next = mlir_sys::mlirOperationGetNextInBlock(next);
+        }
+        next.ptr == anchor.ptr
+    }
+}
 
 fn op_name(op: MlirOperation) -> String {
     // SAFETY: `op` is a live operation; its name is an identifier MLIR keeps alive.
@@ -134,6 +183,8 @@ struct Kernel {
     arguments: Vec<MlirValue>,
     inside: HashMap<usize, MlirValue>,
     location: mlir_sys::MlirLocation,
+    /// The op the kernel replaces.
+    anchor: MlirOperation,
 }
 
 impl Kernel {
@@ -158,7 +209,8 @@ impl Kernel {
                 let view = VIEWS.contains(&name.as_str())
                     && mlir_sys::mlirOperationGetNumResults(def) == 1
                     && strided_memref(value);
-                leaf || view
+                let read = VECTOR_READS.contains(&name.as_str()) && readable_at(def, self.anchor);
+                leaf || view || read
             });
             match recreate {
                 Some(def) => {
@@ -303,6 +355,7 @@ fn outline<'c>(
         arguments: Vec::new(),
         inside: HashMap::new(),
         location: location.to_raw(),
+        anchor: op.to_raw(),
     };
     let mut remaps = Vec::new();
     for &nested in &ops {
