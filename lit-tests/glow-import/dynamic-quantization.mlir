@@ -11,7 +11,7 @@
 // CHECK: glow.graph.round
 // CHECK: glow.graph.convert %{{.*}} : tensor<2x5x8xf32> -> tensor<2x5x8xui8>
 // CHECK: %[[P:.*]] = glow.quant.fully_connected %{{.*}}, %{{.*}} : (tensor<10x8x!quant.uniform<u8:f32, 1.000000e+00>>, tensor<8x6x!quant.uniform<i8:f32, 1.000000e+00>>) -> tensor<10x6x!quant.uniform<i32:f32, 1.000000e+00>>
-// CHECK: %[[Z:.*]] = glow.graph.convert %{{.*}} : tensor<1xui8> -> tensor<1xi32>
+// CHECK: %[[Z:.*]] = glow.graph.convert %{{.*}} : tensor<ui8> -> tensor<i32>
 // CHECK: %[[S:.*]] = glow.graph.constant dense<[{{.*}}]> : tensor<6xi32>
 // CHECK: glow.graph.mul %{{.*}}, %{{.*}} : tensor<6xi32>
 // CHECK: glow.graph.sub %{{.*}}, %{{.*}} : tensor<2x5x6xi32>
@@ -44,10 +44,56 @@
 // MLP: output y: 112 values, max |glow - ort| = 0,
 // MLP: PASS
 
-// A convolution with a run-time input zero point: one line, exit 1, no output file.
-// RUN: %python %S/Inputs/dynamic_quantization.py conv %t.conv.onnx
-// RUN: rm -f %t.conv.mlir
-// RUN: not glow-import %t.conv.onnx -o %t.conv.mlir 2>&1 | FileCheck %s --check-prefix=CONV
-// RUN: not test -e %t.conv.mlir
-// CONV: glow-import: error: node 'conv' (ConvInteger): a run-time input zero point (DynamicQuantizeLinear's) is not supported for convolutions; quantize them statically (glow-run --calibration, or onnxruntime's quantize_static)
-// CONV-NOT: panicked
+// ConvInteger with a run-time input zero point (onnxruntime's quantize_dynamic of a
+// CNN): x padded with that zero point (zero padding, then a select on the border),
+// the unpadded integer convolution with zero point 0, minus zero point x each filter's
+// sum (a constant).
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-uint8 %t.conv.onnx
+// RUN: glow-import %t.conv.onnx --no-locations | FileCheck %s --check-prefix=CONV
+// CONV: %[[ZX:.*]] = glow.graph.convert %{{.*}} : tensor<f32> -> tensor<ui8>
+// CONV: %[[PADDED:.*]] = glow.graph.pad %{{.*}} pads [0, 0, 1, 1, 0, 0, 1, 1] value 0 : ui8 : tensor<1x32x10x9xui8> -> tensor<1x32x12x11xui8>
+// CONV: %[[BORDER:.*]] = glow.graph.broadcast %{{.*}} axis 0 : tensor<1x1x12x11xi1> -> tensor<1x32x12x11xi1>
+// CONV: glow.graph.select %[[BORDER]], %{{.*}}, %[[PADDED]] : tensor<1x32x12x11xi1>, tensor<1x32x12x11xui8>
+// CONV: %[[ACC:.*]] = glow.quant.conv2d %{{.*}}, %{{.*}} : (tensor<1x32x12x11x!quant.uniform<u8:f32, 1.000000e+00>>, tensor<24x32x3x3x!quant.uniform<u8:f32, 1.000000e+00:{{[0-9]+}}>>) -> tensor<1x24x10x9x!quant.uniform<i32:f32, 1.000000e+00>>
+// CONV: %[[SUMS:.*]] = glow.graph.constant dense<{{.*}}> : tensor<1x24x1x1xi32>
+// CONV: glow.graph.sub %{{.*}}, %{{.*}} : tensor<1x24x10x9xi32>
+
+// uint8 weights: every layer equals onnxruntime's exactly (also through the text form).
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.conv.onnx --input-shape x=1x32x10x9 --tolerance 0 --bin %glow_bin | FileCheck %s --check-prefix=CONV-EXACT
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.conv.onnx --input-shape x=1x32x10x9 --tolerance 0 --bin %glow_bin --seed 1 --via-mlir | FileCheck %s --check-prefix=CONV-EXACT
+// CONV-EXACT: output dense: 2160 values, max |glow - ort| = 0,
+// CONV-EXACT: output strided: 400 values, max |glow - ort| = 0,
+// CONV-EXACT: output pointwise: 1440 values, max |glow - ort| = 0,
+// CONV-EXACT: output uneven: 1440 values, max |glow - ort| = 0,
+// CONV-EXACT: output depthwise: 2880 values, max |glow - ort| = 0,
+// CONV-EXACT: output depthwise_s2: 800 values, max |glow - ort| = 0,
+// CONV-EXACT: output grouped: 720 values, max |glow - ort| = 0,
+// CONV-EXACT: PASS
+
+// int8 weights (onnxruntime's default for quantize_dynamic, for which it has no
+// ConvInteger kernel): every layer equals ONNX's reference evaluator's.
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-int8 %t.conv8.onnx
+// RUN: %python %S/Inputs/dynamic_quantization.py check-reference %t.conv8.onnx %glow_bin 0 | FileCheck %s --check-prefix=CONV-REF
+// RUN: %python %S/Inputs/dynamic_quantization.py check-reference %t.conv8.onnx %glow_bin 1 | FileCheck %s --check-prefix=CONV-REF
+// CONV-REF: output dense: 2160 values, max |glow - reference| = 0
+// CONV-REF: output strided: 400 values, max |glow - reference| = 0
+// CONV-REF: output pointwise: 1440 values, max |glow - reference| = 0
+// CONV-REF: output uneven: 1440 values, max |glow - reference| = 0
+// CONV-REF: output depthwise: 2880 values, max |glow - reference| = 0
+// CONV-REF: output depthwise_s2: 800 values, max |glow - reference| = 0
+// CONV-REF: output grouped: 720 values, max |glow - reference| = 0
+
+// The dense and depthwise layers run on the int8 micro-kernels with an int32 result
+// (the grouped one, 8 channels per group, on the reference lowering).
+// RUN: glow-import %t.conv.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=CONV-KERNEL
+// CONV-KERNEL-COUNT-6: func.func private @glow_int8_kernel_{{[0-9]+}}({{.*}}) -> tensor<{{.*}}xi32>
+// CONV-KERNEL-NOT: func.func private @glow_int8_kernel
+
+// A filter given at run time cannot have its sums computed: one line, exit 1, no
+// output file.
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-runtime-filter %t.convw.onnx
+// RUN: rm -f %t.convw.mlir
+// RUN: not glow-import %t.convw.onnx -o %t.convw.mlir 2>&1 | FileCheck %s --check-prefix=CONV-FILTER
+// RUN: not test -e %t.convw.mlir
+// CONV-FILTER: glow-import: error: node 'conv' (ConvInteger): with a run-time input zero point, the filter (input #1, 'w') must be a constant
+// CONV-FILTER-NOT: panicked

@@ -10,7 +10,15 @@ KIND:
              DynamicQuantizeLinear of an all-zero tensor (an empty range: scale 1/255)
   quantized  a float two-layer MLP on 3-D activations quantized by onnxruntime's own
              quantize_dynamic (int8 weights)
-  conv       ConvInteger with a run-time input zero point (refused)
+  conv-uint8 ConvInteger layers with a run-time input zero point (onnxruntime's
+             quantize_dynamic of a CNN) and uint8 weights: dense, strided, 1x1, uneven
+             pads, depthwise (3x3, 5x5 stride 2) and grouped
+  conv-int8  the same layers with int8 weights
+  conv-runtime-filter  a run-time input zero point and a filter given at run time
+             (refused)
+
+Usage: dynamic_quantization.py check-reference MODEL.onnx GLOW_BIN SEED
+  runs MODEL through glow-run and ONNX's reference evaluator, every output compared
 """
 import os
 import sys
@@ -93,14 +101,71 @@ def quantized(path):
         quantize_dynamic(float_path, path, weight_type=QuantType.QInt8)
 
 
-def conv():
-    inits = [init("w", rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8))]
+# ConvInteger layers over one DynamicQuantizeLinear output: (name, filters, kernel,
+# strides, pads, group). Channel counts that are multiples of 16 take the int8
+# micro-kernels (dense and depthwise); the grouped one, glow-graph-to-linalg's lowering.
+CONVS = [
+    ("dense", 24, 3, 1, [1, 1, 1, 1], 1),
+    ("strided", 16, 3, 2, [1, 1, 1, 1], 1),
+    ("pointwise", 16, 1, 1, [0, 0, 0, 0], 1),
+    ("uneven", 16, 3, 1, [0, 1, 2, 1], 1),
+    ("depthwise", 32, 3, 1, [1, 1, 1, 1], 32),
+    ("depthwise_s2", 32, 5, 2, [2, 2, 2, 2], 32),
+    ("grouped", 8, 3, 1, [1, 1, 1, 1], 4),
+]
+
+
+def convs(weights):
+    """`weights`: uint8 (zero points around 128, as onnxruntime runs them) or int8."""
+    channels, inits, nodes, outputs = 32, [], [], []
+    nodes.append(helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "x_scale", "x_zero"], "quantize_x"))
+    for name, filters, kernel, stride, pads, group in CONVS:
+        shape = (filters, channels // group, kernel, kernel)
+        if weights == "uint8":
+            w = rng.integers(0, 256, shape).astype(np.uint8)
+            zero = np.array(rng.integers(100, 156), np.uint8)
+        else:
+            w = rng.integers(-128, 128, shape).astype(np.int8)
+            zero = np.array(0, np.int8)
+        inits += [init(f"{name}_w", w), init(f"{name}_wz", zero)]
+        nodes.append(helper.make_node(
+            "ConvInteger", ["xq", f"{name}_w", "x_zero", f"{name}_wz"], [name], name,
+            kernel_shape=[kernel, kernel], strides=[stride, stride], pads=pads, group=group))
+        outputs.append(helper.make_tensor_value_info(name, TensorProto.INT32, None))
+    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, 10, 9])],
+                 outputs, inits)
+
+
+def conv_runtime_filter():
+    """A run-time input zero point with a filter that is a graph input (refused)."""
     nodes = [
         helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "x_scale", "x_zero"], "quantize_x"),
         helper.make_node("ConvInteger", ["xq", "w", "x_zero"], ["y"], "conv"),
     ]
-    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
-                 [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 4, 6, 6])], inits)
+    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8]),
+                         helper.make_tensor_value_info("w", TensorProto.UINT8, [4, 3, 3, 3])],
+                 [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 4, 6, 6])], [])
+
+
+def check_reference(path, glow_bin, seed):
+    """Runs `path` through glow-run and ONNX's reference evaluator (onnxruntime has no
+    ConvInteger for int8 weights); prints the largest difference of each output."""
+    import subprocess
+
+    from onnx.reference import ReferenceEvaluator
+
+    m = onnx.load(path)
+    x = np.random.default_rng(seed).standard_normal((1, 32, 10, 9)).astype(np.float32) * 3 + 1
+    expected = dict(zip([o.name for o in m.graph.output], ReferenceEvaluator(m).run(None, {"x": x})))
+    with tempfile.TemporaryDirectory() as folder:
+        np.save(os.path.join(folder, "x.npy"), x)
+        subprocess.run([os.path.join(glow_bin, "glow-run"), path, "--input", f"x={folder}/x.npy",
+                        "--output-dir", folder], check=True, capture_output=True)
+        for name, want in expected.items():
+            got = np.load(os.path.join(folder, f"{name}.npy"))
+            assert got.shape == want.shape, (name, got.shape, want.shape)
+            diff = np.abs(got.astype(np.int64) - want.astype(np.int64)).max()
+            print(f"output {name}: {want.size} values, max |glow - reference| = {diff}")
 
 
 def main():
@@ -108,7 +173,12 @@ def main():
     if kind == "quantized":
         quantized(out)
         return
-    onnx.save({"ops": ops, "conv": conv}[kind](), out)
+    if kind == "check-reference":
+        check_reference(out, sys.argv[3], int(sys.argv[4]))
+        return
+    builders = {"ops": ops, "conv-uint8": lambda: convs("uint8"), "conv-int8": lambda: convs("int8"),
+                "conv-runtime-filter": conv_runtime_filter}
+    onnx.save(builders[kind](), out)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@
 //!   integer kernels' form) minus `za * colsum(B - zb)`, the column sums of the
 //!   constant right operand computed at import time: `(A - za)(B - zb) = A(B - zb) -
 //!   za 1 (B - zb)`.
+//! - ConvInteger with a run-time input zero point (`quantize_dynamic` of a CNN) is
+//!   built the same way in `quantized_compute`, with each filter's sum as the
+//!   correction and the padding filled with the zero point.
 //! - QuantizeLinear / DequantizeLinear whose scale or zero point is computed at run
 //!   time (DynamicQuantizeLinear's function body spells them so) are their formulas on
 //!   plain tensors: `clamp(round(x / scale) + zero point)` in the storage type's range,
@@ -106,21 +109,71 @@ fn column_sums(cx: &NodeContext) -> Result<TensorData, String> {
     Ok(TensorData::from_i64s(Element::I32, vec![n], &sums))
 }
 
+/// The run-time zero point (input 2) of an `element` operand, one per tensor, as a
+/// scalar.
+pub fn runtime_scalar_zero_point<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    element: Element,
+) -> Result<Slot<'c, 'a>, String> {
+    let z = cx.input(2)?;
+    if z.shape.iter().product::<i64>() != 1 {
+        return Err(format!(
+            "a run-time zero point of shape {:?}: only one per tensor is supported",
+            z.shape
+        ));
+    }
+    if z.element != element {
+        return Err(format!(
+            "a {:?} zero point for a {element:?} operand",
+            z.element
+        ));
+    }
+    compose::reshape(cx, &z, &[])
+}
+
+/// `sum(w[f] - zw[f])` over each filter `f` of ConvInteger's constant filter (input 1,
+/// zero points at input 3, one or one per filter), as an int32 vector.
+pub fn filter_sums(cx: &NodeContext, w_shape: &[i64]) -> Result<TensorData, String> {
+    let data = cx.constant_input(1, "with a run-time input zero point, the filter")?;
+    let filters = w_shape[0].max(0) as usize;
+    let zero_points = if cx.has_input(3) {
+        cx.constant_input(3, "zero point of the filter")?.to_i64s()
+    } else {
+        vec![0]
+    };
+    if !(zero_points.len() == 1 || zero_points.len() == filters) {
+        return Err(format!(
+            "{} zero points for {filters} filters",
+            zero_points.len()
+        ));
+    }
+    let values = data.to_i64s();
+    let per_filter = values.len().checked_div(filters).unwrap_or(0);
+    let sums: Vec<i64> = (0..filters)
+        .map(|f| {
+            let zw = zero_points[if zero_points.len() == 1 { 0 } else { f }];
+            values[f * per_filter..(f + 1) * per_filter]
+                .iter()
+                .map(|v| v - zw)
+                .sum()
+        })
+        .collect();
+    Ok(TensorData::from_i64s(
+        Element::I32,
+        vec![filters as i64],
+        &sums,
+    ))
+}
+
 /// MatMulInteger whose left zero point is a run-time scalar (see the module
 /// documentation); `exact` is the int32 product with a zero left zero point.
 pub fn correct_left_zero_point<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     exact: Slot<'c, 'a>,
 ) -> Converted<'c, 'a> {
-    let za = cx.input(2)?;
-    if za.shape.iter().product::<i64>() != 1 {
-        return Err(format!(
-            "a run-time zero point of shape {:?}: only one per tensor is supported",
-            za.shape
-        ));
-    }
+    let a = cx.input(0)?;
+    let za = runtime_scalar_zero_point(cx, a.element)?;
     let sums = Slot::constant(column_sums(cx)?);
-    let za = compose::reshape(cx, &za, &[1])?;
     let za = compose::convert(cx, &za, Element::I32)?;
     let correction = bin(cx, Bin::Mul, &za, &sums)?;
     Ok(vec![bin(cx, Bin::Sub, &exact, &correction)?])

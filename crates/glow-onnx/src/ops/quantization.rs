@@ -139,24 +139,36 @@ pub fn quantized_input<'c, 'a>(
         }
         (Some(_), None) => Err("quantized input has no value".into()),
         (None, _) => {
-            let mut storage_value = cx.value(i)?;
-            if storage == Element::U8 {
-                let signless = cx.tensor_type(&x.shape, Element::I8);
-                let bitcast = OperationBuilder::new("tensor.bitcast", cx.location)
-                    .add_operands(&[storage_value])
-                    .add_results(&[signless])
-                    .build()
-                    .map_err(|e| e.to_string())?;
-                storage_value = cx.emit(bitcast);
-            }
-            let cast = OperationBuilder::new("quant.scast", cx.location)
-                .add_operands(&[storage_value])
-                .add_results(&[quantized_type])
-                .build()
-                .map_err(|e| e.to_string())?;
-            Ok(cx.emit(cast))
+            let storage_value = cx.value(i)?;
+            stored_as_quantized(cx, storage_value, &x.shape, q, storage)
         }
     }
+}
+
+/// A plain `storage` tensor of `shape` (int8 / uint8 / int32) viewed as quantized by
+/// `q` (`quant.scast`; uint8 through a signless bitcast first).
+pub fn stored_as_quantized<'c, 'a>(
+    cx: &NodeContext<'c, 'a, '_>,
+    mut storage_value: Value<'c, 'a>,
+    shape: &[i64],
+    q: &Quantization,
+    storage: Element,
+) -> Result<Value<'c, 'a>, String> {
+    if storage == Element::U8 {
+        let signless = cx.tensor_type(shape, Element::I8);
+        let bitcast = OperationBuilder::new("tensor.bitcast", cx.location)
+            .add_operands(&[storage_value])
+            .add_results(&[signless])
+            .build()
+            .map_err(|e| e.to_string())?;
+        storage_value = cx.emit(bitcast);
+    }
+    let cast = OperationBuilder::new("quant.scast", cx.location)
+        .add_operands(&[storage_value])
+        .add_results(&[cx.quantized_tensor_type(shape, storage, q)])
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(cx.emit(cast))
 }
 
 pub fn quantize_linear<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {

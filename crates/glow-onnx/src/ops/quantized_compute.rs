@@ -10,13 +10,16 @@
 //! weights may be runtime tensors, with per-channel zero points.
 
 use super::{
+    compose,
     quantization::{parameters_at, quantized_input, ParameterInputs},
     window::window,
 };
 use crate::{
     builder::{Converted, NodeContext, Quantization, Slot},
     element::Element,
+    tensor::TensorData,
 };
+use glow_dialects::ods::glow_graph;
 use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationBuilder, Value};
 use std::rc::Rc;
 
@@ -116,6 +119,16 @@ fn convolution<'c>(
     x_shape: &[i64],
     w_shape: &[i64],
 ) -> Result<(NamedAttributes<'c>, Vec<i64>), String> {
+    let (attributes, out, _) = convolution_with_pads(cx, x_shape, w_shape)?;
+    Ok((attributes, out))
+}
+
+/// [`convolution`], and its resolved pads `[top, left, bottom, right]`.
+fn convolution_with_pads<'c>(
+    cx: &NodeContext<'c, '_, '_>,
+    x_shape: &[i64],
+    w_shape: &[i64],
+) -> Result<(NamedAttributes<'c>, Vec<i64>, Vec<i64>), String> {
     if x_shape.len() != 4 || w_shape.len() != 4 {
         return Err("only 2-D integer convolutions are supported".into());
     }
@@ -145,7 +158,7 @@ fn convolution<'c>(
         ("dilations", cx.array_attr(&geometry.dilations)),
         ("group", cx.i64_attr(group).into()),
     ];
-    Ok((attributes, out))
+    Ok((attributes, out, geometry.pads.to_vec()))
 }
 
 pub fn qlinear_conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
@@ -195,12 +208,7 @@ pub fn qlinear_conv<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, '
 
 pub fn conv_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     if super::dynamic_quantization::has_runtime_left_zero_point(cx) {
-        return Err(
-            "a run-time input zero point (DynamicQuantizeLinear's) is not supported for \
-             convolutions; quantize them statically (glow-run --calibration, or \
-             onnxruntime's quantize_static)"
-                .into(),
-        );
+        return conv_integer_with_runtime_zero_point(cx);
     }
     let (xq, x_storage) = operand_parameters(cx, 0, None, 2, 1)?;
     let (wq, w_storage) = operand_parameters(cx, 1, None, 3, 0)?;
@@ -209,6 +217,79 @@ pub fn conv_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, '
     let x = quantized_input(cx, 0, &xq, x_storage)?;
     let w = quantized_input(cx, 1, &wq, w_storage)?;
     exact_output(cx, "glow.quant.conv2d", &[x, w], &attributes, y_shape)
+}
+
+/// ConvInteger whose input zero point `zx` is computed at run time (onnxruntime's
+/// `quantize_dynamic` of a CNN: DynamicQuantizeLinear -> ConvInteger). ONNX pads
+/// `x - zx` with zeros, so the result is the unpadded convolution of `x` padded with
+/// `zx` (a select on a constant border mask) by `w - zw`, computed by the integer
+/// kernels with input zero point 0, minus `zx` times each output channel's filter sum
+/// `sum(w - zw)` (a constant computed here): `(x - zx)(w - zw) = x(w - zw) - zx(w - zw)`.
+fn conv_integer_with_runtime_zero_point<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+) -> Converted<'c, 'a> {
+    const NONE: usize = usize::MAX;
+    let x = cx.input(0)?;
+    let zx = super::dynamic_quantization::runtime_scalar_zero_point(cx, x.element)?;
+    let (xq, x_storage) = operand_parameters(cx, 0, None, NONE, 1)?;
+    let (wq, w_storage) = operand_parameters(cx, 1, None, 3, 0)?;
+    let w_shape = cx.input(1)?.shape;
+    let sums = super::dynamic_quantization::filter_sums(cx, &w_shape)?;
+    let (mut attributes, y_shape, pads) = convolution_with_pads(cx, &x.shape, &w_shape)?;
+    let padded = if pads.iter().all(|p| *p == 0) {
+        x
+    } else {
+        for (name, value) in attributes.iter_mut() {
+            if *name == "pads" {
+                *value = cx.array_attr(&[0, 0, 0, 0]);
+            }
+        }
+        padded_with(cx, &x, &pads, &zx)?
+    };
+    let x_value = cx.materialize(&padded)?;
+    let xp = super::quantization::stored_as_quantized(cx, x_value, &padded.shape, &xq, x_storage)?;
+    let w = quantized_input(cx, 1, &wq, w_storage)?;
+    let exact = exact_output(cx, "glow.quant.conv2d", &[xp, w], &attributes, y_shape)?.remove(0);
+    let sums = compose::reshape(cx, &Slot::constant(sums), &[1, w_shape[0], 1, 1])?;
+    let zx = compose::convert(cx, &zx, Element::I32)?;
+    let correction = compose::bin(cx, compose::Bin::Mul, &zx, &sums)?;
+    Ok(vec![compose::bin(
+        cx,
+        compose::Bin::Sub,
+        &exact,
+        &correction,
+    )?])
+}
+
+/// NCHW `x` padded by `pads` (`[top, left, bottom, right]`) with the scalar `fill`,
+/// which is only known at run time: zero padding, then `fill` selected on the border.
+fn padded_with<'c, 'a>(
+    cx: &mut NodeContext<'c, 'a, '_>,
+    x: &Slot<'c, 'a>,
+    pads: &[i64],
+    fill: &Slot<'c, 'a>,
+) -> Result<Slot<'c, 'a>, String> {
+    let (h, w) = (x.shape[2], x.shape[3]);
+    let (hp, wp) = (h + pads[0] + pads[2], w + pads[1] + pads[3]);
+    let value = cx.materialize(x)?;
+    let pads_attr = cx.array_attr(&[0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]);
+    let zero = cx.scalar_attr(x.element, 0.0);
+    let zero_padded =
+        cx.emit(glow_graph::pad(cx.context, value, pads_attr, zero, cx.location).into());
+    let zero_padded = Slot::value(zero_padded, vec![x.shape[0], x.shape[1], hp, wp], x.element);
+    let border: Vec<i64> = (0..hp)
+        .flat_map(|r| (0..wp).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            let inside = r >= pads[0] && r < pads[0] + h && c >= pads[1] && c < pads[1] + w;
+            i64::from(!inside)
+        })
+        .collect();
+    let border = Slot::constant(TensorData::from_i64s(
+        Element::Bool,
+        vec![1, 1, hp, wp],
+        &border,
+    ));
+    compose::select(cx, &border, fill, &zero_padded)
 }
 
 /// `value` (of quantized or plain `element` type) reshaped to `shape`.
