@@ -45,15 +45,16 @@
 // MLP: PASS
 
 // ConvInteger with a run-time input zero point (onnxruntime's quantize_dynamic of a
-// CNN): x padded with that zero point (zero padding, then a select on the border),
-// the unpadded integer convolution with zero point 0, minus zero point x each filter's
-// sum (a constant).
+// CNN): x padded with that zero point (x - zero point, zero padding, + zero point, in
+// wrapping 8-bit arithmetic: x inside, the zero point on the border), the unpadded
+// integer convolution with zero point 0, minus zero point x each filter's sum (a
+// constant).
 // RUN: %python %S/Inputs/dynamic_quantization.py conv-uint8 %t.conv.onnx
 // RUN: glow-import %t.conv.onnx --no-locations | FileCheck %s --check-prefix=CONV
 // CONV: %[[ZX:.*]] = glow.graph.convert %{{.*}} : tensor<f32> -> tensor<ui8>
-// CONV: %[[PADDED:.*]] = glow.graph.pad %{{.*}} pads [0, 0, 1, 1, 0, 0, 1, 1] value 0 : ui8 : tensor<1x32x10x9xui8> -> tensor<1x32x12x11xui8>
-// CONV: %[[BORDER:.*]] = glow.graph.broadcast %{{.*}} axis 0 : tensor<1x1x12x11xi1> -> tensor<1x32x12x11xi1>
-// CONV: glow.graph.select %[[BORDER]], %{{.*}}, %[[PADDED]] : tensor<1x32x12x11xi1>, tensor<1x32x12x11xui8>
+// CONV: %[[SHIFTED:.*]] = glow.graph.sub %{{.*}}, %{{.*}} : tensor<1x32x10x9xui8>
+// CONV: %[[PADDED:.*]] = glow.graph.pad %[[SHIFTED]] pads [0, 0, 1, 1, 0, 0, 1, 1] value 0 : ui8 : tensor<1x32x10x9xui8> -> tensor<1x32x12x11xui8>
+// CONV: glow.graph.add %[[PADDED]], %{{.*}} : tensor<1x32x12x11xui8>
 // CONV: %[[ACC:.*]] = glow.quant.conv2d %{{.*}}, %{{.*}} : (tensor<1x32x12x11x!quant.uniform<u8:f32, 1.000000e+00>>, tensor<24x32x3x3x!quant.uniform<u8:f32, 1.000000e+00:{{[0-9]+}}>>) -> tensor<1x24x10x9x!quant.uniform<i32:f32, 1.000000e+00>>
 // CONV: %[[SUMS:.*]] = glow.graph.constant dense<{{.*}}> : tensor<1x24x1x1xi32>
 // CONV: glow.graph.sub %{{.*}}, %{{.*}} : tensor<1x24x10x9xi32>
@@ -88,6 +89,16 @@
 // RUN: glow-import %t.conv.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=CONV-KERNEL
 // CONV-KERNEL-COUNT-6: func.func private @glow_int8_kernel_{{[0-9]+}}({{.*}}) -> tensor<{{.*}}xi32>
 // CONV-KERNEL-NOT: func.func private @glow_int8_kernel
+
+// Edge zero points (an all-positive input: 0; all-negative: 255) wrap back exactly.
+// RUN: %python %S/Inputs/dynamic_quantization.py check-reference %t.conv.onnx %glow_bin positive | FileCheck %s --check-prefix=CONV-REF
+// RUN: %python %S/Inputs/dynamic_quantization.py check-reference %t.conv8.onnx %glow_bin negative | FileCheck %s --check-prefix=CONV-REF
+
+// Pads that make the result larger than --max-tensor-bytes: one line, exit 1.
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-huge-pads %t.convp.onnx
+// RUN: not glow-import %t.convp.onnx -o %t.convp.mlir 2>&1 | FileCheck %s --check-prefix=CONV-PADS
+// RUN: not test -e %t.convp.mlir
+// CONV-PADS: glow-import: error: node 'conv' (ConvInteger): output 'y': a I32 tensor of shape [1, 4, 200006, 200006] would hold 640038400576 bytes, over the limit of 4294967296 (--max-tensor-bytes)
 
 // A filter given at run time cannot have its sums computed: one line, exit 1, no
 // output file.

@@ -16,9 +16,12 @@ KIND:
   conv-int8  the same layers with int8 weights
   conv-runtime-filter  a run-time input zero point and a filter given at run time
              (refused)
+  conv-huge-pads  pads that make the result too large (refused)
 
 Usage: dynamic_quantization.py check-reference MODEL.onnx GLOW_BIN SEED
-  runs MODEL through glow-run and ONNX's reference evaluator, every output compared
+  runs MODEL through glow-run and ONNX's reference evaluator, every output compared;
+  SEED: a number (random input), positive or negative (an all-positive or
+  all-negative input: zero point 0 or 255)
 """
 import os
 import sys
@@ -136,6 +139,17 @@ def convs(weights):
                  outputs, inits)
 
 
+def conv_huge_pads():
+    """Pads of 100,000 on an 8 x 8 input: a result over --max-tensor-bytes (refused)."""
+    inits = [init("w", rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8))]
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "x_scale", "x_zero"], "quantize_x"),
+        helper.make_node("ConvInteger", ["xq", "w", "x_zero"], ["y"], "conv", pads=[100000] * 4),
+    ]
+    return model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                 [helper.make_tensor_value_info("y", TensorProto.INT32, None)], inits)
+
+
 def conv_runtime_filter():
     """A run-time input zero point with a filter that is a graph input (refused)."""
     nodes = [
@@ -155,7 +169,13 @@ def check_reference(path, glow_bin, seed):
     from onnx.reference import ReferenceEvaluator
 
     m = onnx.load(path)
-    x = np.random.default_rng(seed).standard_normal((1, 32, 10, 9)).astype(np.float32) * 3 + 1
+    x = np.random.default_rng(0).standard_normal((1, 32, 10, 9)).astype(np.float32)
+    if seed == "positive":
+        x = np.abs(x)
+    elif seed == "negative":
+        x = -np.abs(x)
+    else:
+        x = np.random.default_rng(int(seed)).standard_normal(x.shape).astype(np.float32) * 3 + 1
     expected = dict(zip([o.name for o in m.graph.output], ReferenceEvaluator(m).run(None, {"x": x})))
     with tempfile.TemporaryDirectory() as folder:
         np.save(os.path.join(folder, "x.npy"), x)
@@ -174,10 +194,10 @@ def main():
         quantized(out)
         return
     if kind == "check-reference":
-        check_reference(out, sys.argv[3], int(sys.argv[4]))
+        check_reference(out, sys.argv[3], sys.argv[4])
         return
     builders = {"ops": ops, "conv-uint8": lambda: convs("uint8"), "conv-int8": lambda: convs("int8"),
-                "conv-runtime-filter": conv_runtime_filter}
+                "conv-runtime-filter": conv_runtime_filter, "conv-huge-pads": conv_huge_pads}
     onnx.save(builders[kind](), out)
 
 

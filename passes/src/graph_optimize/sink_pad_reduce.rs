@@ -54,13 +54,32 @@ reduction_rules! {
     SINK_TRANSPOSE_BELOW_REDUCE_PROD => "glow.graph.reduce_prod",
 }
 
-/// The transpose making `value`, its permutation and its source.
-fn transposed<'c, 'a>(value: Value<'c, 'a>) -> Option<(Vec<i64>, Value<'c, 'a>)> {
-    let transpose = defining_op(value, "glow.graph.transpose")?;
+/// What a rule needs of `op` whose operand 0 is a transpose: whether that transpose has
+/// one use, its permutation, its source and the source's shape, and `op`'s integer
+/// array attribute `name`.
+struct Transposed<'c, 'a> {
+    one_use: bool,
+    perm: Vec<i64>,
+    source: Value<'c, 'a>,
+    source_shape: Vec<i64>,
+    attribute: Vec<i64>,
+}
+
+fn transposed_operand<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<Transposed<'c, 'a>> {
+    let input = op.operand(0).ok()?;
+    let transpose = defining_op(input, "glow.graph.transpose")?;
     let perm = permutation(transpose)?;
     let source = transpose.operand(0).ok()?;
-    // SAFETY: the source lives in the same IR as `value`.
-    Some((perm, unsafe { Value::from_raw(source.to_raw()) }))
+    // SAFETY: the source lives in the same IR as `op`.
+    let source = unsafe { Value::from_raw(source.to_raw()) };
+    let (source_shape, _) = tensor_info(source)?;
+    (source_shape.len() == perm.len()).then_some(Transposed {
+        one_use: has_one_use(input),
+        perm,
+        source,
+        source_shape,
+        attribute: i64_array(op, name)?,
+    })
 }
 
 /// `op` cloned onto `source` with result `shape` (its own element type), before `op`.
@@ -108,17 +127,18 @@ fn rewrite_pad<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let Ok(input) = op.operand(0) else {
-        return false;
-    };
-    let (Some((perm, source)), Some(pads)) = (transposed(input), i64_array(op, "pads")) else {
-        return false;
-    };
-    let Some((source_shape, _)) = tensor_info(source) else {
+    let Some(Transposed {
+        one_use,
+        perm,
+        source,
+        source_shape,
+        attribute: pads,
+    }) = transposed_operand(op, "pads")
+    else {
         return false;
     };
     let rank = perm.len();
-    if !has_one_use(input) || pads.len() != 2 * rank || source_shape.len() != rank {
+    if !one_use || pads.len() != 2 * rank {
         return false;
     }
     // Operand dimension i is source dimension perm[i].
@@ -148,13 +168,14 @@ fn rewrite_reduction<'c>(
     op: OperationRef<'c, '_>,
     rewriter: &RewriterBase<'c, '_>,
 ) -> bool {
-    let Ok(input) = op.operand(0) else {
-        return false;
-    };
-    let (Some((perm, source)), Some(axes)) = (transposed(input), i64_array(op, "axes")) else {
-        return false;
-    };
-    let Some((source_shape, _)) = tensor_info(source) else {
+    let Some(Transposed {
+        perm,
+        source,
+        source_shape,
+        attribute: axes,
+        ..
+    }) = transposed_operand(op, "axes")
+    else {
         return false;
     };
     let rank = perm.len() as i64;

@@ -17,7 +17,6 @@ use super::{
 use crate::{
     builder::{Converted, NodeContext, Quantization, Slot},
     element::Element,
-    tensor::TensorData,
 };
 use glow_dialects::ods::glow_graph;
 use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationBuilder, Value};
@@ -222,7 +221,7 @@ pub fn conv_integer<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, '
 /// ConvInteger whose input zero point `zx` is computed at run time (onnxruntime's
 /// `quantize_dynamic` of a CNN: DynamicQuantizeLinear -> ConvInteger). ONNX pads
 /// `x - zx` with zeros, so the result is the unpadded convolution of `x` padded with
-/// `zx` (a select on a constant border mask) by `w - zw`, computed by the integer
+/// `zx` (shifted by `-zx`, zero-padded, shifted back) by `w - zw`, computed by the integer
 /// kernels with input zero point 0, minus `zx` times each output channel's filter sum
 /// `sum(w - zw)` (a constant computed here): `(x - zx)(w - zw) = x(w - zw) - zx(w - zw)`.
 fn conv_integer_with_runtime_zero_point<'c, 'a>(
@@ -262,7 +261,8 @@ fn conv_integer_with_runtime_zero_point<'c, 'a>(
 }
 
 /// NCHW `x` padded by `pads` (`[top, left, bottom, right]`) with the scalar `fill`,
-/// which is only known at run time: zero padding, then `fill` selected on the border.
+/// which is only known at run time: `pad(x - fill, 0) + fill` in wrapping 8-bit
+/// arithmetic, which gives back `x` inside and `fill` on the border, with no mask.
 fn padded_with<'c, 'a>(
     cx: &mut NodeContext<'c, 'a, '_>,
     x: &Slot<'c, 'a>,
@@ -271,25 +271,13 @@ fn padded_with<'c, 'a>(
 ) -> Result<Slot<'c, 'a>, String> {
     let (h, w) = (x.shape[2], x.shape[3]);
     let (hp, wp) = (h + pads[0] + pads[2], w + pads[1] + pads[3]);
-    let value = cx.materialize(x)?;
+    let shifted = compose::bin(cx, compose::Bin::Sub, x, fill)?;
+    let value = cx.materialize(&shifted)?;
     let pads_attr = cx.array_attr(&[0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]);
     let zero = cx.scalar_attr(x.element, 0.0);
-    let zero_padded =
-        cx.emit(glow_graph::pad(cx.context, value, pads_attr, zero, cx.location).into());
-    let zero_padded = Slot::value(zero_padded, vec![x.shape[0], x.shape[1], hp, wp], x.element);
-    let border: Vec<i64> = (0..hp)
-        .flat_map(|r| (0..wp).map(move |c| (r, c)))
-        .map(|(r, c)| {
-            let inside = r >= pads[0] && r < pads[0] + h && c >= pads[1] && c < pads[1] + w;
-            i64::from(!inside)
-        })
-        .collect();
-    let border = Slot::constant(TensorData::from_i64s(
-        Element::Bool,
-        vec![1, 1, hp, wp],
-        &border,
-    ));
-    compose::select(cx, &border, fill, &zero_padded)
+    let padded = cx.emit(glow_graph::pad(cx.context, value, pads_attr, zero, cx.location).into());
+    let padded = Slot::value(padded, vec![x.shape[0], x.shape[1], hp, wp], x.element);
+    compose::bin(cx, compose::Bin::Add, &padded, fill)
 }
 
 /// `value` (of quantized or plain `element` type) reshaped to `shape`.
