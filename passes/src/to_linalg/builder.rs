@@ -578,15 +578,19 @@ fn permute(values: &[f32], shape: &[i64], perm: &[i64]) -> Vec<f32> {
     let out_strides: Vec<usize> = perm.iter().map(|p| strides[*p as usize]).collect();
     let mut out = Vec::with_capacity(values.len());
     let mut index = vec![0usize; rank];
+    // The source offset of `index`, kept up to date as the index advances (recomputing
+    // it per element was 8 % of ResNet-50's compile time).
+    let mut source = 0usize;
     for _ in 0..values.len() {
-        let source: usize = index.iter().zip(&out_strides).map(|(i, s)| i * s).sum();
         out.push(values[source]);
         for d in (0..rank).rev() {
             index[d] += 1;
+            source += out_strides[d];
             if index[d] < out_shape[d] {
                 break;
             }
             index[d] = 0;
+            source -= out_strides[d] * out_shape[d];
         }
     }
     out
