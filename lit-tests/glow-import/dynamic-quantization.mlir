@@ -84,10 +84,12 @@
 // CONV-REF: output depthwise_s2: 800 values, max |glow - reference| = 0
 // CONV-REF: output grouped: 720 values, max |glow - reference| = 0
 
-// The dense and depthwise layers run on the int8 micro-kernels with an int32 result
-// (the grouped one, 8 channels per group, on the reference lowering).
+// Every layer runs on the int8 micro-kernels with an int32 result: dense, depthwise,
+// and the grouped one (8 channels per group) as one group's kernel in a loop.
 // RUN: glow-import %t.conv.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=CONV-KERNEL
 // CONV-KERNEL-COUNT-6: func.func private @glow_int8_kernel_{{[0-9]+}}({{.*}}) -> tensor<{{.*}}xi32>
+// CONV-KERNEL: func.func private @glow_int8_kernel_{{[0-9]+}}_group({{.*}}) -> tensor<1x10x9x16xi32>
+// CONV-KERNEL: func.func private @glow_int8_kernel_{{[0-9]+}}({{.*}}) -> tensor<1x10x9x8xi32>
 // CONV-KERNEL-NOT: func.func private @glow_int8_kernel
 
 // Edge zero points (an all-positive input: 0; all-negative: 255) wrap back exactly.

@@ -14,4 +14,25 @@
 // RUN: cmp %t/u8-generic/y.npy %t/u8-reference/y.npy
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/u8.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
 // ORT: PASS
+// A grouped convolution (4 groups of 8 channels, stride 2; int8 and uint8 weights):
+// the dense kernel of one group in a loop over the groups (an affine.for in the
+// wrapper glow-quant-kernels adds), the same bits as the reference lowering and
+// onnxruntime's result.
+// RUN: %python %S/../glow-import/Inputs/models.py grouped-cnn-int8 %t/grouped.onnx
+// RUN: %python %S/../glow-import/Inputs/models.py grouped-cnn-int8-u8-weights %t/grouped-u8.onnx
+// RUN: glow-run %t/grouped.onnx --int8-kernels generic --output-dir %t/grouped-generic
+// RUN: glow-run %t/grouped.onnx --int8-kernels reference --output-dir %t/grouped-reference
+// RUN: cmp %t/grouped-generic/y.npy %t/grouped-reference/y.npy
+// RUN: glow-run %t/grouped-u8.onnx --int8-kernels generic --output-dir %t/grouped-u8-generic
+// RUN: glow-run %t/grouped-u8.onnx --int8-kernels reference --output-dir %t/grouped-u8-reference
+// RUN: cmp %t/grouped-u8-generic/y.npy %t/grouped-u8-reference/y.npy
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/grouped.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/grouped-u8.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
+// RUN: glow-import %t/grouped.onnx | glow-opt --pass-pipeline='builtin.module(func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last{grouped=true grouped-int8=true}),glow-quant-kernels{isa=generic})' | FileCheck %s --check-prefix=GROUPED
+// GROUPED: call @[[WRAPPER:glow_int8_kernel_[0-9]+]]({{.*}}tensor<4x18x64xi8>
+// GROUPED: func.func private @[[WRAPPER]]_group(%{{.*}}: tensor<1x18x18x8xi8>
+// GROUPED: func.func private @[[WRAPPER]](%{{.*}}: tensor<1x16x16x32xi8>, %{{.*}}: tensor<4x18x64xi8>
+// GROUPED: tensor.pad
+// GROUPED: affine.for %{{.*}} = 0 to 4
+// GROUPED: func.call @[[WRAPPER]]_group
 // CHECK: y 1x10

@@ -32,15 +32,30 @@ pub static CHANNELS_LAST: PassDefinition = PassDefinition {
     description:
         "Give convolutions and pools the NHWC layout and cancel the transposes between them",
     anchor: Some("func.func"),
-    options: &[PassOption {
-        name: "grouped",
-        description: "Also grouped f32 convolutions with constant filters, for glow-grouped-conv's kernels (the CPU pipeline; exports keep them NCHW for linalg's grouped convolution)",
-        kind: OptionKind::Bool,
-        default: Some("false"),
-    }],
+    options: &[
+        PassOption {
+            name: "grouped",
+            description: "Also grouped f32 convolutions with constant filters, for glow-grouped-conv's kernels (the CPU pipeline; exports keep them NCHW for linalg's grouped convolution)",
+            kind: OptionKind::Bool,
+            default: Some("false"),
+        },
+        PassOption {
+            name: "grouped-int8",
+            description: "Also grouped int8 convolutions that glow-quant-kernels takes (the CPU pipeline with int8 micro-kernels)",
+            kind: OptionKind::Bool,
+            default: Some("false"),
+        },
+    ],
     dependent_dialects: || glow_dialect_handles().to_vec(),
     validate: |_: &PassOptions| Ok(()),
     run,
+};
+
+/// The grouped int8 convolutions glow-quant-kernels takes, to their channels-last form.
+pub static GROUPED_QUANT_CONV2D_TO_CHANNELS_LAST: Rule = Rule {
+    root: "glow.quant.conv2d",
+    generates: &["glow.graph.transpose", "glow.quant.conv2d"],
+    rewrite: |c, o, r| crate::quant_kernels::grouped::takes(o) && move_to_channels_last(c, o, r),
 };
 
 /// The grouped convolutions glow-grouped-conv takes, to their channels-last form.
@@ -185,6 +200,9 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     ];
     if options.flag("grouped") {
         rules.push(&GROUPED_CONV2D_TO_CHANNELS_LAST);
+    }
+    if options.flag("grouped-int8") {
+        rules.push(&GROUPED_QUANT_CONV2D_TO_CHANNELS_LAST);
     }
     rules.extend(SINK_RULES.iter().copied());
     rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);

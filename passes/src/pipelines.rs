@@ -78,7 +78,9 @@ impl CpuPipeline {
     /// Graph optimization, quantization folding, node lowering and the channels-last
     /// layout, on glow.graph.
     pub fn graph_stages(&self) -> String {
-        "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last{grouped=true})".to_string()
+        // Grouped int8 convolutions go channels-last only for the micro-kernels.
+        let grouped_int8 = !matches!(self.int8_kernels, Int8Kernels::Reference);
+        format!("func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last{{grouped=true grouped-int8={grouped_int8}}})")
     }
 
     /// From glow.graph to bufferized linalg: int8 micro-kernels, profile lowering,
@@ -97,7 +99,7 @@ impl CpuPipeline {
             ("glow-winograd,glow-grouped-conv,", "inline,symbol-dce,")
         };
         format!(
-            "{}glow-lower-profiles,inline,symbol-dce,{}func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-pack-weights,glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
+            "{}glow-lower-profiles,inline,func.func(lower-affine),symbol-dce,{}func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-pack-weights,glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise{{threads={}}}),canonicalize,cse,{}func.func(glow-pads-in-place),eliminate-empty-tensors,func.func(glow-distinct-results),\
 one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
             self.int8_kernels.pass(),

@@ -109,6 +109,25 @@ def small_cnn():
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 
 
+def grouped_cnn():
+    """Conv + ReLU, a grouped conv (4 groups of 8 channels, as RegNet / ResNeXt), ReLU,
+    GlobalAveragePool, Gemm: grouped int8 convolutions."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="grouped", pads=[1, 1, 1, 1],
+                         strides=[2, 2], group=4),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
+    ]
+    init = [weight("w1", 32, 3, 3, 3), weight("b1", 32), weight("w2", 24, 8, 3, 3), weight("b2", 24),
+            weight("fc", 10, 24), weight("fcb", 10)]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+                 [value("y", TensorProto.FLOAT, [1, 10])], init)
+
+
 def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False):
     """`float_model` through onnxruntime's quantize_static (QDQ, per-channel int8
     weights, uint8 activations; or per-tensor uint8 weights with a zero point) with 8
@@ -224,6 +243,12 @@ def main():
         return
     elif kind == "small-cnn-int8":
         quantized_with_onnxruntime(small_cnn(), path)
+        return
+    elif kind == "grouped-cnn-int8":
+        quantized_with_onnxruntime(grouped_cnn(), path)
+        return
+    elif kind == "grouped-cnn-int8-u8-weights":
+        quantized_with_onnxruntime(grouped_cnn(), path, uint8_weights=True)
         return
     elif kind == "qdq":
         # onnxruntime-quantizer style: activations through Q/DQ, int8 weights with

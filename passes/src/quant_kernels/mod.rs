@@ -21,6 +21,7 @@ pub mod amx_kernel;
 pub mod amx_tiles;
 pub mod conv_kernel;
 pub mod depthwise_kernel;
+pub mod grouped;
 pub mod host_cpu;
 pub mod kernel_text;
 pub mod lower_dot4;
@@ -181,13 +182,14 @@ fn replace(
     );
     let fp = plan.output[3];
     let i32: Type = IntegerType::new(context, 32).into();
-    let bias_type = tensor_type(&[fp], i32);
+    // Per kernel output channel; a grouped plan's hold every group's.
+    let bias_type = tensor_type(&[plan.bias.len() as i64], i32);
     let bias_bytes: Vec<u8> = plan.bias.iter().flat_map(|b| b.to_le_bytes()).collect();
     let bias = inserter.constant(
         crate::quantization::ir::elements_attribute(bias_type, &bias_bytes, "bias"),
         bias_type,
     );
-    let mult_type = tensor_type(&[fp], Type::float32(context));
+    let mult_type = tensor_type(&[plan.multipliers.len() as i64], Type::float32(context));
     let mult_bytes: Vec<u8> = plan
         .multipliers
         .iter()

@@ -98,7 +98,10 @@ fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
 
 /// Integer bias in accumulator units: (qb - zb) when the bias scale is the product
 /// of the input and weight scales (onnxruntime's quantizer), else rounded.
-fn accumulator_bias(bias: Option<(Vec<i64>, UniformQuantization)>, products: &[f64]) -> Vec<i64> {
+pub(super) fn accumulator_bias(
+    bias: Option<(Vec<i64>, UniformQuantization)>,
+    products: &[f64],
+) -> Vec<i64> {
     let Some((values, q)) = bias else {
         return vec![0; products.len()];
     };
@@ -152,9 +155,29 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
             .and_then(|a| IntegerAttribute::try_from(a).ok())
             .map_or(1, |g| g.value());
         if group != 1 {
-            return depthwise_plan(
-                op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
-            );
+            let channels = x_shape[3];
+            let depthwise = group == channels && w_shape[0] == channels && w_shape[1] == 1;
+            if depthwise && channels % 16 == 0 {
+                return depthwise_plan(
+                    op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
+                );
+            }
+            // Groups of a multiple of 4 channels on the dense kernel, a group at a time.
+            if depthwise {
+                return None;
+            }
+            let a = |n| i64_array(op, n);
+            let geometry = super::grouped::Grouped {
+                x_shape: &x_shape,
+                y_shape: &y_shape,
+                w_shape: &w_shape,
+                w_values: &w_values,
+                group,
+                strides: a("strides")?,
+                pads: a("pads")?,
+                dilations: a("dilations")?,
+            };
+            return super::grouped::grouped_plan(op, isa, name, &geometry, &xq, &yq, &wq, bias);
         }
         (
             w_values, w_shape[0], w_shape[1], w_shape[2], w_shape[3], None,
