@@ -11,9 +11,9 @@ use super::{
     conv_kernel::{ConvKernel, Isa},
     kernel_text::tensor,
     packing,
-    plan::{accumulator_bias, Plan},
+    plan::{accumulator_bias, channel_multipliers, unsigned_input_zero, Plan},
 };
-use crate::to_linalg::quantized_contraction::{clamp_bounds, multiplier};
+use crate::to_linalg::quantized_contraction::clamp_bounds;
 use glow_dialects::quant_types::UniformQuantization;
 use melior::ir::{operation::OperationLike, OperationRef};
 use std::fmt::Write;
@@ -117,11 +117,7 @@ pub fn grouped_plan(
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
     let accumulator = accumulator_bias(bias, &products);
-    let unsigned_zero = if xq.signed {
-        xq.zero_points[0] + 128
-    } else {
-        xq.zero_points[0]
-    };
+    let unsigned_zero = unsigned_input_zero(xq);
     let (mut packed, mut biases, mut multipliers) = (Vec::new(), Vec::new(), Vec::new());
     let mut geometry = None;
     for index in 0..group as usize {
@@ -154,18 +150,7 @@ pub fn grouped_plan(
             unsigned_zero,
             padded,
         ));
-        let mut own_multipliers: Vec<f32> = products[own]
-            .iter()
-            .map(|p| {
-                if exact_output {
-                    1.0
-                } else {
-                    multiplier(*p, yq.scales[0]) as f32
-                }
-            })
-            .collect();
-        own_multipliers.resize(padded, 0.0);
-        multipliers.extend(own_multipliers);
+        multipliers.extend(channel_multipliers(&products[own], yq, padded));
     }
     let (padded, padded_channels, quads) = geometry?;
     let (low, high) = clamp_bounds(op, yq);

@@ -120,6 +120,38 @@ pub(super) fn accumulator_bias(
         .collect()
 }
 
+/// The f32 requantization multiplier of each output channel (1 for an exact int32
+/// result), padded with zeros to `padded` channels.
+pub(super) fn channel_multipliers(
+    products: &[f64],
+    yq: &UniformQuantization,
+    padded: usize,
+) -> Vec<f32> {
+    let exact_output = yq.width == 32;
+    let mut multipliers: Vec<f32> = products
+        .iter()
+        .map(|p| {
+            if exact_output {
+                1.0
+            } else {
+                multiplier(*p, yq.scales[0]) as f32
+            }
+        })
+        .collect();
+    multipliers.resize(padded.max(products.len()), 0.0);
+    multipliers
+}
+
+/// The input zero point as the unsigned byte the kernels read (a signed input is read
+/// with its sign bit flipped, i.e. plus 128).
+pub(super) fn unsigned_input_zero(xq: &UniformQuantization) -> i64 {
+    if xq.signed {
+        xq.zero_points[0] + 128
+    } else {
+        xq.zero_points[0]
+    }
+}
+
 /// The plan for a glow.quant.conv2d / fully_connected, or None when the op is not one
 /// the kernel handles.
 pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
@@ -223,24 +255,10 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
     let input_zero = xq.zero_points[0];
-    let unsigned_zero = if xq.signed {
-        input_zero + 128
-    } else {
-        input_zero
-    };
+    let unsigned_zero = unsigned_input_zero(&xq);
     let padded = filter.padded_filters();
     let accumulator = accumulator_bias(bias, &products);
-    let mut multipliers: Vec<f32> = products
-        .iter()
-        .map(|p| {
-            if exact_output {
-                1.0
-            } else {
-                multiplier(*p, yq.scales[0]) as f32
-            }
-        })
-        .collect();
-    multipliers.resize(padded, 0.0);
+    let multipliers = channel_multipliers(&products, &yq, padded);
     let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, &yq);
     let (input, strides, pads, dilations, output) = if conv {
         let a = |n| i64_array(op, n);
@@ -382,11 +400,7 @@ fn depthwise_plan(
         })
         .collect();
     let input_zero = xq.zero_points[0];
-    let unsigned_zero = if xq.signed {
-        input_zero + 128
-    } else {
-        input_zero
-    };
+    let unsigned_zero = unsigned_input_zero(xq);
     let bias = packing::corrected_bias(
         &accumulator_bias(bias, &products),
         &sums,
@@ -394,16 +408,7 @@ fn depthwise_plan(
         channels as usize,
     );
     let exact_output = yq.width == 32;
-    let multipliers: Vec<f32> = products
-        .iter()
-        .map(|p| {
-            if exact_output {
-                1.0
-            } else {
-                multiplier(*p, yq.scales[0]) as f32
-            }
-        })
-        .collect();
+    let multipliers = channel_multipliers(&products, yq, channels as usize);
     let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
     let a = |n| i64_array(op, n);
     let (strides, pads, dilations) = (a("strides")?, a("pads")?, a("dilations")?);
