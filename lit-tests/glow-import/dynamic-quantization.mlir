@@ -110,3 +110,16 @@
 // RUN: not test -e %t.convw.mlir
 // CONV-FILTER: glow-import: error: node 'conv' (ConvInteger): with a run-time input zero point, the filter (input #1, 'w') must be a constant
 // CONV-FILTER-NOT: panicked
+
+// A run-time input zero point per channel, or of another type than the input: one
+// line, exit 1, no output file.
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-zero-point-per-channel %t.convz.onnx
+// RUN: %python %S/Inputs/dynamic_quantization.py conv-zero-point-int8 %t.convt.onnx
+// RUN: rm -f %t.convz.mlir %t.convt.mlir
+// RUN: not glow-import %t.convz.onnx -o %t.convz.mlir 2>&1 | FileCheck %s --check-prefix=CONV-ZP
+// RUN: not glow-import %t.convt.onnx -o %t.convt.mlir 2>&1 | FileCheck %s --check-prefix=CONV-ZP-TYPE
+// RUN: not test -e %t.convz.mlir
+// RUN: not test -e %t.convt.mlir
+// CONV-ZP: glow-import: error: node 'conv' (ConvInteger): a run-time zero point of shape [3]: only one per tensor is supported
+// CONV-ZP-TYPE: glow-import: error: node 'conv' (ConvInteger): a zero point of type I8 for an operand of type U8
+// CONV-ZP-TYPE-NOT: panicked

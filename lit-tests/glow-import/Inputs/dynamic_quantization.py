@@ -17,6 +17,8 @@ KIND:
   conv-runtime-filter  a run-time input zero point and a filter given at run time
              (refused)
   conv-huge-pads  pads that make the result too large (refused)
+  conv-zero-point-per-channel, conv-zero-point-int8  a run-time input zero point per
+             channel, or int8 for a uint8 input (refused)
 
 Usage: dynamic_quantization.py check-reference MODEL.onnx GLOW_BIN SEED
   runs MODEL through glow-run and ONNX's reference evaluator, every output compared;
@@ -161,6 +163,16 @@ def conv_runtime_filter():
                  [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 4, 6, 6])], [])
 
 
+def conv_bad_zero_point(shape, element):
+    """ConvInteger whose input zero point is a graph input of `shape` and `element`
+    (refused unless one uint8 value per tensor)."""
+    inits = [init("w", rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8))]
+    nodes = [helper.make_node("ConvInteger", ["xq", "w", "x_zero"], ["y"], "conv")]
+    return model(nodes, [helper.make_tensor_value_info("xq", TensorProto.UINT8, [1, 3, 8, 8]),
+                         helper.make_tensor_value_info("x_zero", element, shape)],
+                 [helper.make_tensor_value_info("y", TensorProto.INT32, None)], inits)
+
+
 def check_reference(path, glow_bin, seed):
     """Runs `path` through glow-run and ONNX's reference evaluator (onnxruntime has no
     ConvInteger for int8 weights); prints the largest difference of each output."""
@@ -197,7 +209,9 @@ def main():
         check_reference(out, sys.argv[3], sys.argv[4])
         return
     builders = {"ops": ops, "conv-uint8": lambda: convs("uint8"), "conv-int8": lambda: convs("int8"),
-                "conv-runtime-filter": conv_runtime_filter, "conv-huge-pads": conv_huge_pads}
+                "conv-runtime-filter": conv_runtime_filter, "conv-huge-pads": conv_huge_pads,
+                "conv-zero-point-per-channel": lambda: conv_bad_zero_point([3], TensorProto.UINT8),
+                "conv-zero-point-int8": lambda: conv_bad_zero_point([], TensorProto.INT8)}
     onnx.save(builders[kind](), out)
 
 

@@ -124,7 +124,7 @@ pub fn runtime_scalar_zero_point<'c, 'a>(
     }
     if z.element != element {
         return Err(format!(
-            "a {:?} zero point for a {element:?} operand",
+            "a zero point of type {:?} for an operand of type {element:?}",
             z.element
         ));
     }
