@@ -30,12 +30,13 @@
 // EXACT: PASS
 
 // Both products run on the integer micro-kernels with an int32 result; the uint8
-// weights, centred on their zero points, as two int8 halves (twice the packed rows).
+// weights, whose centred values leave int8, offset by 128 (one packed row per quad)
+// with each filter's factor 128 - zero point after its bias in the int32 operand.
 // RUN: glow-import %t.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=KERNEL
 // KERNEL-DAG: arith.constant dense_resource<packed{{.*}}> : tensor<1x2x64xi8>
-// KERNEL-DAG: arith.constant dense_resource<packed{{.*}}> : tensor<1x4x64xi8>
-// KERNEL-DAG: func.func private @glow_int8_kernel_1({{.*}}) -> tensor<1x1x10x16xi32>
-// KERNEL-DAG: func.func private @glow_int8_kernel_2({{.*}}) -> tensor<1x1x10x16xi32>
+// KERNEL-DAG: arith.constant dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {{(-?[0-9]+, )+}}0]> : tensor<32xi32>
+// KERNEL-DAG: func.func private @glow_int8_kernel_1({{.*}}: tensor<16xi32>, {{.*}}) -> tensor<1x1x10x16xi32>
+// KERNEL-DAG: func.func private @glow_int8_kernel_2({{.*}}: tensor<32xi32>, {{.*}}) -> tensor<1x1x10x16xi32>
 
 // An MLP quantized by onnxruntime's own quantize_dynamic: the same output.
 // RUN: %python %S/Inputs/dynamic_quantization.py quantized %t.mlp.onnx

@@ -106,12 +106,30 @@ func.func @left_alone(%x: tensor<1x4x4x16x!x>, %n: tensor<1x16x4x4x!x>, %rw: ten
 !w = !quant.uniform<u8:f32, 0.01:3>
 
 // uint8 weights with zero point 3: the centred weights (250 - 3 = 247) do not fit
-// int8, so each is split into two int8 halves (123 + 124) in consecutive packed rows,
-// and every step multiplies both: twice the rows, twice the dot products.
+// int8, so the kernel multiplies w - 128 (122, one packed row per quad, one dot
+// product per step) and adds (128 - 3) x each output pixel's input window sum. The
+// int32 operand holds the 32 corrected biases (-128 x 247 x 144), then the 32 factors
+// 125. The window sums: the 16 channels of each padded input pixel (no 64-byte step, a
+// 16-byte tail), then the 3x3 window of each output pixel.
 // VNNI-LABEL: func.func @dense_uint8_weights
-// VNNI: arith.constant dense_resource<packed{{.*}}> : tensor<2x72x64xi8>
-// VNNI: func.func private @glow_int8_kernel_{{[0-9]+}}
-// VNNI-COUNT-28: glow.quant.dot4
+// VNNI: arith.constant dense_resource<packed{{.*}}> : tensor<2x36x64xi8>
+// VNNI: arith.constant dense<[-4552704, {{(-4552704, )+}}-4552704, 125, {{(125, )+}}125]> : tensor<64xi32>
+// VNNI: func.func private @glow_int8_kernel_{{[0-9]+}}({{.*}}: tensor<1x14x14x16xi8>, {{.*}}: tensor<2x36x64xi8>, {{.*}}: tensor<64xi32>, {{.*}}: tensor<32xf32>, {{.*}}: tensor<1x14x14x32xi8>)
+// VNNI: tensor.pad
+// VNNI: scf.forall ({{.*}}) in (1, 1, 16) {{.*}} -> (tensor<1x1x16x16xi32>)
+// VNNI-NOT: glow.quant.dot4
+// VNNI: arith.extui {{.*}} : vector<16xi8> to vector<16xi32>
+// VNNI: vector.reduction <add>, {{.*}} : vector<16xi32> into i32
+// VNNI: scf.forall ({{.*}}) in (1, 1, 14) {{.*}} -> (tensor<1x1x14x14xi32>)
+// VNNI: scf.for
+// VNNI: scf.for
+// VNNI: tensor.extract {{.*}} : tensor<1x1x16x16xi32>
+// VNNI: tensor.collapse_shape {{.*}} into tensor<1x14x14xi32>
+// VNNI-COUNT-14: glow.quant.dot4
+// VNNI-NOT: glow.quant.dot4
+// VNNI: tensor.extract {{.*}} : tensor<1x14x14xi32>
+// VNNI: vector.broadcast {{.*}} : i32 to vector<16xi32>
+// VNNI: arith.muli {{.*}} : vector<16xi32>
 // VNNI: math.roundeven
 func.func @dense_uint8_weights(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
   %wi = glow.graph.constant dense<-6> : tensor<32x16x3x3xi8>
@@ -127,12 +145,13 @@ func.func @dense_uint8_weights(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!
 !y = !quant.uniform<u8:f32, 0.1>
 !w = !quant.uniform<u8:f32, 0.01>
 
-// uint8 weight 255 with zero point 0: the centred value does not split into two int8
-// halves; the op stays for the reference lowering.
-// VNNI-LABEL: func.func @dense_uint8_weights_out_of_range
-// VNNI: glow.quant.conv2d
-// VNNI-NOT: call @glow_int8_kernel
-func.func @dense_uint8_weights_out_of_range(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
+// uint8 weight 255 with zero point 0 (a centred 255): offset by 128 as any uint8
+// weight, 127 packed, factor 128; the input zero point 128 corrects 128 x 255 x 144.
+// VNNI-LABEL: func.func @dense_uint8_weights_zero_point_0
+// VNNI: arith.constant dense<[-4700160, {{(-4700160, )+}}-4700160, 128, {{(128, )+}}128]> : tensor<64xi32>
+// VNNI: call @glow_int8_kernel
+// VNNI-NOT: glow.quant.conv2d
+func.func @dense_uint8_weights_zero_point_0(%x: tensor<1x14x14x16x!x>) -> tensor<1x14x14x32x!y> {
   %wi = glow.graph.constant dense<-1> : tensor<32x16x3x3xi8>
   %w = quant.scast %wi : tensor<32x16x3x3xi8> to tensor<32x16x3x3x!w>
   %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] channels_last

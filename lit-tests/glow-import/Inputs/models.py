@@ -128,10 +128,33 @@ def grouped_cnn():
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 
 
-def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False):
-    """`float_model` through onnxruntime's quantize_static (QDQ, per-channel int8
-    weights, uint8 activations; or per-tensor uint8 weights with a zero point) with 8
-    random calibration samples."""
+def wide_cnn():
+    """Conv 3 -> 72 (3x3, pads), ReLU, Conv 72 -> 40 (3x3, stride 2), ReLU, Conv 40 -> 64
+    (1x1), GlobalAveragePool, Gemm: channel counts of 64 and more (the kernels' 64-byte
+    steps and their tails), for the uint8-weight kernels' input window sums."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="conv2", pads=[1, 1, 1, 1],
+                         strides=[2, 2]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], name="conv3"),
+        helper.make_node("GlobalAveragePool", ["c3"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
+    ]
+    init = [weight("w1", 72, 3, 3, 3), weight("b1", 72), weight("w2", 40, 72, 3, 3),
+            weight("b2", 40), weight("w3", 64, 40, 1, 1), weight("b3", 64),
+            weight("fc", 10, 64), weight("fcb", 10)]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+                 [value("y", TensorProto.FLOAT, [1, 10])], init)
+
+
+def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False,
+                               per_channel=None):
+    """`float_model` through onnxruntime's quantize_static (QDQ, uint8 activations,
+    per-channel int8 weights, or uint8 weights with a zero point, per tensor unless
+    `per_channel`) with 8 random calibration samples."""
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
 
@@ -148,8 +171,10 @@ def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False):
 
     float_path = path + ".float.onnx"
     onnx.save(float_model, float_path)
+    if per_channel is None:
+        per_channel = not uint8_weights
     quantize_static(float_path, path, Samples(), quant_format=QuantFormat.QDQ,
-                    per_channel=not uint8_weights, activation_type=QuantType.QUInt8,
+                    per_channel=per_channel, activation_type=QuantType.QUInt8,
                     weight_type=QuantType.QUInt8 if uint8_weights else QuantType.QInt8)
 
 
@@ -187,6 +212,36 @@ def integer_ops():
     outputs = [value("conv", TensorProto.UINT8, None), value("matmul", TensorProto.UINT8, None),
                value("conv_int", TensorProto.INT32, None), value("matmul_int", TensorProto.INT32, None)]
     return model(nodes, inputs, outputs, initializers, opset=19)
+
+
+def signed_activations_uint8_weights():
+    """Two QLinearConvs on int8 activations with uint8 weights (valid ONNX, which
+    onnxruntime's quantizer does not produce): 6 -> 80 channels (3x3, pads; the
+    kernel pads the channels to 8 with the signed zero point), then 80 -> 24 (3x3,
+    pads, stride 2; one 64-byte step and a tail) with per-channel weight zero points."""
+    def const(name, values, dtype):
+        return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+    initializers = [
+        const("xs", 0.05, np.float32), const("xz", -7, np.int8),
+        numpy_helper.from_array(rng.integers(0, 256, (80, 6, 3, 3)).astype(np.uint8), "w1"),
+        const("w1s", 0.004, np.float32), const("w1z", 37, np.uint8),
+        const("h1s", 0.4, np.float32), const("h1z", 5, np.int8),
+        numpy_helper.from_array(rng.integers(0, 256, (24, 80, 3, 3)).astype(np.uint8), "w2"),
+        const("w2s", rng.uniform(0.0002, 0.001, 24), np.float32),
+        const("w2z", rng.integers(0, 256, 24), np.uint8),
+        const("h2s", 0.5, np.float32), const("h2z", -3, np.int8),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"], name="quantize"),
+        helper.make_node("QLinearConv", ["xq", "xs", "xz", "w1", "w1s", "w1z", "h1s", "h1z"],
+                         ["h1"], pads=[1, 1, 1, 1], name="conv1"),
+        helper.make_node("QLinearConv", ["h1", "h1s", "h1z", "w2", "w2s", "w2z", "h2s", "h2z"],
+                         ["h2"], pads=[1, 1, 1, 1], strides=[2, 2], name="conv2"),
+        helper.make_node("DequantizeLinear", ["h2", "h2s", "h2z"], ["y"], name="dequantize"),
+    ]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 6, 9, 9])],
+                 [value("y", TensorProto.FLOAT, [1, 24, 5, 5])], initializers, opset=19)
 
 
 def external(location):
@@ -250,6 +305,14 @@ def main():
     elif kind == "grouped-cnn-int8-u8-weights":
         quantized_with_onnxruntime(grouped_cnn(), path, uint8_weights=True)
         return
+    elif kind == "wide-cnn-int8-u8-weights":
+        quantized_with_onnxruntime(wide_cnn(), path, uint8_weights=True)
+        return
+    elif kind == "wide-cnn-int8-u8-weights-per-channel":
+        quantized_with_onnxruntime(wide_cnn(), path, uint8_weights=True, per_channel=True)
+        return
+    elif kind == "s8-activations-u8-weights":
+        m = signed_activations_uint8_weights()
     elif kind == "qdq":
         # onnxruntime-quantizer style: activations through Q/DQ, int8 weights with
         # per-channel DequantizeLinear, and a uint8 image input dequantized directly.

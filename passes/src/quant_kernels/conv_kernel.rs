@@ -15,7 +15,10 @@
 //! (ONNX's ConvInteger / MatMulInteger) it stores the biased accumulators as they are. Output widths that the row
 //! count does not divide get a second forall for the last tile.
 
-use super::kernel_text::{dot4_generic, tensor, Requantizer, Text};
+use super::{
+    kernel_text::{dot4_generic, tensor, Requantizer, Text},
+    window_sums::{self, WindowSums},
+};
 use std::fmt::Write;
 
 /// How four u8 x s8 products are accumulated into each of 16 int32 lanes.
@@ -62,10 +65,10 @@ pub struct ConvKernel {
     pub isa: Isa,
     /// Whether the result is the exact int32 accumulator plus bias (no requantization).
     pub exact_output: bool,
-    /// int8 filters per weight: 1, or 2 when weights with a zero point (uint8 ones)
-    /// centre to values outside int8 and are split into two int8 halves
-    /// ([`super::packing::split_weights`]), each multiplied in turn.
-    pub weight_parts: i64,
+    /// Whether the filter holds offset weights ([`super::packing::kernel_weights`]):
+    /// the epilogue then adds each filter's window factor (the int32 operand's second
+    /// half) times the output pixel's input window sum ([`super::window_sums`]).
+    pub window_sums: WindowSums,
 }
 
 /// Output pixels per tile (rows) and 16-channel vectors per tile.
@@ -79,7 +82,7 @@ pub fn tile_shape(output_width: i64, blocks: i64) -> (i64, i64) {
 }
 
 impl ConvKernel {
-    fn padded_input(&self) -> [i64; 4] {
+    pub(super) fn padded_input(&self) -> [i64; 4] {
         let [n, h, w, _] = self.input;
         [
             n,
@@ -93,14 +96,19 @@ impl ConvKernel {
         tensor(&self.input, "i8")
     }
 
-    /// The packed filter, `[F/16][K/4 * parts][16 * 4]`: one 64-byte row per vector
-    /// load, the parts of a split weight in consecutive rows.
+    /// The packed filter, `[F/16][K/4][16 * 4]`: one 64-byte row per vector load.
     fn filter_type(&self) -> String {
         let quads = self.kernel[0] * self.kernel[1] * self.padded_channels / 4;
-        tensor(
-            &[self.padded_filters / 16, quads * self.weight_parts, 64],
-            "i8",
-        )
+        tensor(&[self.padded_filters / 16, quads, 64], "i8")
+    }
+
+    /// Length of the int32 operand: the bias, then the window factors if any.
+    fn bias_length(&self) -> i64 {
+        if self.window_sums != WindowSums::None {
+            2 * self.padded_filters
+        } else {
+            self.padded_filters
+        }
     }
 
     /// The result's storage element: bytes, or int32 for an exact result.
@@ -125,14 +133,20 @@ impl ConvKernel {
     }
 
     /// The kernel's `func.func private` text. Operands: input (storage), packed filter,
-    /// int32 bias (padded_filters), f32 multipliers (padded_filters), output init.
+    /// int32 bias (padded_filters, then as many window factors for offset weights),
+    /// f32 multipliers (padded_filters), the window sums if an operand, output init.
     pub fn text(&self) -> String {
         let mut t = Text::default();
         let (input, filter, output) = (self.input_type(), self.filter_type(), self.output_type());
-        let fp = self.padded_filters;
+        let (fp, bias_length) = (self.padded_filters, self.bias_length());
+        let sums_operand = if self.window_sums == WindowSums::Operand {
+            format!("%sums: {}, ", window_sums::sums_type(self))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             t.out,
-            "func.func private @{}(%x: {input}, %w: {filter}, %bias: tensor<{fp}xi32>, %mult: tensor<{fp}xf32>, %init: {output}) -> {output} {{",
+            "func.func private @{}(%x: {input}, %w: {filter}, %bias: tensor<{bias_length}xi32>, %mult: tensor<{fp}xf32>, {sums_operand}%init: {output}) -> {output} {{",
             self.name
         );
         let padded_shape = self.padded_input();
@@ -159,6 +173,21 @@ impl ConvKernel {
         } else {
             "%x".to_string()
         };
+        let sums = match self.window_sums {
+            WindowSums::None => None,
+            WindowSums::Operand => Some("%sums".to_string()),
+            WindowSums::InKernel => {
+                let all = window_sums::window_sums(&mut t, self, 1, &padded, &padded_type);
+                Some(t.let_(
+                    2,
+                    &format!(
+                        "tensor.collapse_shape {all} [[0, 1], [2], [3]] : {} into {}",
+                        window_sums::group_sums_type(self, 1),
+                        window_sums::sums_type(self)
+                    ),
+                ))
+            }
+        };
         let blocks = fp / 16;
         let (rows, vectors) = tile_shape(self.output[1], blocks);
         let full_tiles = self.output[1] / rows;
@@ -169,6 +198,7 @@ impl ConvKernel {
                 &mut t,
                 &padded,
                 &padded_type,
+                sums.as_deref(),
                 &current,
                 rows,
                 vectors,
@@ -181,6 +211,7 @@ impl ConvKernel {
                 &mut t,
                 &padded,
                 &padded_type,
+                sums.as_deref(),
                 &current,
                 remainder,
                 vectors,
@@ -194,13 +225,15 @@ impl ConvKernel {
     }
 
     /// One scf.forall over `tiles` tiles of `rows` pixels starting at column `offset`,
-    /// writing into `destination`; returns the forall's result.
+    /// writing into `destination`; returns the forall's result. `sums`: the output
+    /// pixels' window sums (N x OH x OW int32) for offset weights.
     #[allow(clippy::too_many_arguments)]
     fn tile_loop(
         &self,
         t: &mut Text,
         padded: &str,
         padded_type: &str,
+        sums: Option<&str>,
         destination: &str,
         rows: i64,
         vectors: i64,
@@ -338,46 +371,24 @@ impl ConvKernel {
             ));
         }
         let filter_type = self.filter_type();
-        let parts = self.weight_parts;
-        let rows_of_k: Vec<String> = (0..parts)
-            .map(|p| {
-                if parts == 1 {
-                    k.clone()
-                } else {
-                    t.let_(
-                        j,
-                        &format!("affine.apply affine_map<(d0) -> (d0 * {parts} + {p})>({k})"),
-                    )
-                }
-            })
-            .collect();
         let mut weights = Vec::new();
         for v in 0..vectors {
             let block = t.let_(
                 j,
                 &format!("affine.apply affine_map<(d0) -> (d0 + {v})>({nb0})"),
             );
-            let parts: Vec<String> = rows_of_k
-                .iter()
-                .map(|row| {
-                    t.let_(
-                        j,
-                        &format!(
-                            "vector.transfer_read %w[{block}, {row}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
-                        ),
-                    )
-                })
-                .collect();
-            weights.push(parts);
+            weights.push(t.let_(
+                j,
+                &format!(
+                    "vector.transfer_read %w[{block}, {k}, {c0}], {zero_i8} {{in_bounds = [true]}} : {filter_type}, vector<64xi8>"
+                ),
+            ));
         }
         let mut updated = Vec::new();
         for (m, a) in activations.iter().enumerate() {
-            for (v, parts) in weights.iter().enumerate() {
-                let mut acc = format!("%c{}", m * vectors as usize + v);
-                for w in parts {
-                    acc = self.dot4(t, j, &acc, a, w);
-                }
-                updated.push(acc);
+            for (v, w) in weights.iter().enumerate() {
+                let acc = format!("%c{}", m * vectors as usize + v);
+                updated.push(self.dot4(t, j, &acc, a, w));
             }
         }
         t.line(
@@ -404,10 +415,11 @@ impl ConvKernel {
         let mut tile = t.let_(i, &format!("tensor.empty() : {tile_type}"));
         let zero_i32 = t.let_(i, "arith.constant 0 : i32");
         let zero_f32 = t.let_(i, "arith.constant 0.0 : f32");
-        let fp = self.padded_filters;
+        let (fp, bias_length) = (self.padded_filters, self.bias_length());
         let requantizer = Requantizer::new(t, i, self.output_zero, self.low, self.high);
         let mut biases = Vec::new();
         let mut multipliers = Vec::new();
+        let mut factors = Vec::new();
         for v in 0..vectors {
             let channel = t.let_(
                 i,
@@ -415,8 +427,18 @@ impl ConvKernel {
             );
             biases.push(t.let_(
                 i,
-                &format!("vector.transfer_read %bias[{channel}], {zero_i32} {{in_bounds = [true]}} : tensor<{fp}xi32>, vector<16xi32>"),
+                &format!("vector.transfer_read %bias[{channel}], {zero_i32} {{in_bounds = [true]}} : tensor<{bias_length}xi32>, vector<16xi32>"),
             ));
+            if sums.is_some() {
+                let lane = t.let_(
+                    i,
+                    &format!("affine.apply affine_map<(d0) -> (d0 + {fp})>({channel})"),
+                );
+                factors.push(t.let_(
+                    i,
+                    &format!("vector.transfer_read %bias[{lane}], {zero_i32} {{in_bounds = [true]}} : tensor<{bias_length}xi32>, vector<16xi32>"),
+                ));
+            }
             multipliers.push(t.let_(
                 i,
                 &format!("vector.transfer_read %mult[{channel}], {zero_f32} {{in_bounds = [true]}} : tensor<{fp}xf32>, vector<16xf32>"),
@@ -424,8 +446,33 @@ impl ConvKernel {
         }
         for m in 0..rows as usize {
             let row = t.let_(i, &format!("arith.constant {m} : index"));
+            // acc + factor x the pixel's window sum, for offset weights.
+            let window = sums.map(|sums| {
+                let column = t.let_(
+                    i,
+                    &format!("affine.apply affine_map<(d0) -> (d0 + {m})>({ow0})"),
+                );
+                let sum = t.let_(
+                    i,
+                    &format!(
+                        "tensor.extract {sums}[%n, %oh, {column}] : {}",
+                        window_sums::sums_type(self)
+                    ),
+                );
+                t.let_(
+                    i,
+                    &format!("vector.broadcast {sum} : i32 to vector<16xi32>"),
+                )
+            });
             for v in 0..vectors as usize {
-                let acc = format!("{r1}#{}", m * vectors as usize + v);
+                let mut acc = format!("{r1}#{}", m * vectors as usize + v);
+                if let Some(window) = &window {
+                    let term = t.let_(
+                        i,
+                        &format!("arith.muli {window}, {} : vector<16xi32>", factors[v]),
+                    );
+                    acc = t.let_(i, &format!("arith.addi {acc}, {term} : vector<16xi32>"));
+                }
                 let stored = if self.exact_output {
                     t.let_(
                         i,
@@ -453,7 +500,7 @@ impl ConvKernel {
     }
 
     /// acc + 4-byte dot products of `a` (u8) and `w` (s8) per int32 lane.
-    fn dot4(&self, t: &mut Text, indent: usize, acc: &str, a: &str, w: &str) -> String {
+    pub(super) fn dot4(&self, t: &mut Text, indent: usize, acc: &str, a: &str, w: &str) -> String {
         match self.isa {
             Isa::Avx512Vnni => t.let_(
                 indent,

@@ -9,9 +9,10 @@
 
 use super::{
     conv_kernel::{ConvKernel, Isa},
-    kernel_text::tensor,
+    kernel_text::{tensor, Text},
     packing,
     plan::{accumulator_bias, channel_multipliers, unsigned_input_zero, Plan},
+    window_sums::{self, WindowSums},
 };
 use crate::to_linalg::quantized_contraction::clamp_bounds;
 use glow_dialects::quant_types::UniformQuantization;
@@ -40,15 +41,15 @@ pub struct Grouped<'a> {
 
 /// Whether an NCHW grouped glow.quant.conv2d (`glow-channels-last{grouped-int8}` asks)
 /// is one [`grouped_plan`] takes once in NHWC: 8-bit per-tensor input, an 8-bit or
-/// exact int32 result, a constant 8-bit filter that centres into one or two int8
-/// parts, neither one group nor depthwise, groups of a multiple of 4 channels (the
-/// kernel's quads, so that it pads nothing itself).
+/// exact int32 result, a constant 8-bit filter, neither one group nor depthwise,
+/// groups of a multiple of 4 channels (the kernel's quads, so that it pads nothing
+/// itself).
 pub fn takes(op: OperationRef) -> bool {
     use crate::quantization::ir::{quantized, quantized_constant};
     let check = || -> Option<bool> {
         let (x_shape, xq) = quantized(op.operand(0).ok()?)?;
         let (_, yq) = quantized(op.result(0).ok()?.into())?;
-        let (w_shape, w_values, wq) = quantized_constant(op.operand(1).ok()?)?;
+        let (w_shape, _, wq) = quantized_constant(op.operand(1).ok()?)?;
         let group = crate::framework::attributes::i64_value(op, "group").unwrap_or(1);
         let exact = yq.width == 32
             && yq.signed
@@ -69,13 +70,7 @@ pub fn takes(op: OperationRef) -> bool {
                 && channels % group == 0
                 && filters % group == 0
                 && (channels / group) % 4 == 0
-                && w_shape[1] * group == channels
-                && packing::split_weights(
-                    &w_values,
-                    &wq.zero_points,
-                    (w_shape[1] * w_shape[2] * w_shape[3]) as usize,
-                )
-                .is_some(),
+                && w_shape[1] * group == channels,
         )
     };
     check().unwrap_or(false)
@@ -111,8 +106,9 @@ pub fn grouped_plan(
         g.w_shape[3],
     );
     let per_filter = (cg * kh * kw) as usize;
-    // Split (or not) for every group alike, so that one kernel serves them all.
-    let parts = packing::split_weights(g.w_values, &wq.zero_points, per_filter)?;
+    // Centred (or offset) for every group alike, so that one kernel serves them all.
+    let weights = packing::kernel_weights(g.w_values, &wq.zero_points, per_filter, wq.signed);
+    let factors = weights.window_factors.as_deref();
     let products: Vec<f64> = (0..filters as usize)
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
@@ -122,33 +118,25 @@ pub fn grouped_plan(
     let mut geometry = None;
     for index in 0..group as usize {
         let own = index * fg as usize..(index + 1) * fg as usize;
-        let part_filters: Vec<packing::Filter> = parts
-            .iter()
-            .map(|values| packing::Filter {
-                values: &values[own.start * per_filter..own.end * per_filter],
-                filters: fg as usize,
-                channels: cg as usize,
-                kernel_h: kh as usize,
-                kernel_w: kw as usize,
-            })
-            .collect();
-        let first = &part_filters[0];
-        let padded = first.padded_filters();
-        geometry = Some((padded, first.padded_channels(), first.reduction_quads()));
-        packed.extend(packing::interleave_parts(
-            &part_filters.iter().map(|f| f.packed()).collect::<Vec<_>>(),
-            padded / 16,
-            first.reduction_quads(),
-        ));
-        let part_sums: Vec<Vec<i64>> = part_filters.iter().map(|p| p.sums()).collect();
-        let sums: Vec<i64> = (0..fg as usize)
-            .map(|f| part_sums.iter().map(|p| p[f]).sum())
-            .collect();
-        biases.extend(packing::corrected_bias(
-            &accumulator[own.clone()],
-            &sums,
-            unsigned_zero,
-            padded,
+        let filter = packing::Filter {
+            values: &weights.values[own.start * per_filter..own.end * per_filter],
+            filters: fg as usize,
+            channels: cg as usize,
+            kernel_h: kh as usize,
+            kernel_w: kw as usize,
+        };
+        let padded = filter.padded_filters();
+        geometry = Some((padded, filter.padded_channels(), filter.reduction_quads()));
+        packed.extend(filter.packed());
+        // Each group's bias, then its window factors (one slice per call).
+        biases.extend(packing::bias_operand(
+            packing::corrected_bias(
+                &accumulator[own.clone()],
+                &weights.centred_sums[own.clone()],
+                unsigned_zero,
+                padded,
+            ),
+            factors.map(|k| &k[own.clone()]),
         ));
         multipliers.extend(channel_multipliers(&products[own], yq, padded));
     }
@@ -178,9 +166,13 @@ pub fn grouped_plan(
         high,
         isa,
         exact_output,
-        weight_parts: parts.len() as i64,
+        window_sums: if factors.is_some() {
+            WindowSums::Operand
+        } else {
+            WindowSums::None
+        },
     };
-    let rows = [padded as i64 / 16, quads as i64 * parts.len() as i64];
+    let rows = [padded as i64 / 16, quads as i64];
     let text = kernel.text() + &wrapper(&name, &kernel, g, filters, rows);
     Some(Plan {
         text,
@@ -203,7 +195,9 @@ pub fn grouped_plan(
 /// group kernel in a loop whose scratch result is carried (no allocation inside it).
 /// The loop is an `affine.for`: the inliner moves the kernel's `affine.apply`s only
 /// into affine scopes and loops (into an `scf.for` it left the call in place).
-/// `rows`: a group's packed filter rows (16-filter blocks, quads x parts).
+/// `rows`: a group's packed filter rows (16-filter blocks, quads). For offset weights
+/// every group's window sums are computed before the loop, and each call gets its
+/// group's.
 fn wrapper(name: &str, kernel: &ConvKernel, g: &Grouped, filters: i64, rows: [i64; 2]) -> String {
     let group = g.group;
     let [n, hp, wp, cg] = kernel.input;
@@ -216,6 +210,10 @@ fn wrapper(name: &str, kernel: &ConvKernel, g: &Grouped, filters: i64, rows: [i6
     let all_rows = tensor(&[group * rows[0], rows[1], 64], "i8");
     let own_rows = tensor(&[rows[0], rows[1], 64], "i8");
     let (all, own) = (group * padded, padded);
+    // A group's int32 operand: its bias, then its window factors for offset weights.
+    let offset_weights = kernel.window_sums == WindowSums::Operand;
+    let own_bias = if offset_weights { 2 * own } else { own };
+    let all_bias = group * own_bias;
     let y = tensor(&[n, oh, ow, filters], element);
     let yg = tensor(&[n, oh, ow, padded], element);
     let ys = tensor(&[n, oh, ow, fg], element);
@@ -235,20 +233,38 @@ fn wrapper(name: &str, kernel: &ConvKernel, g: &Grouped, filters: i64, rows: [i6
     } else {
         "  %xp = tensor.cast %x : ".to_string() + &format!("{x} to {xp}\n")
     };
+    // Every group's window sums, then a group's slice per call.
+    let (mut sums, mut sums_slice, mut sums_operand, mut sums_type) =
+        (String::new(), String::new(), String::new(), String::new());
+    if offset_weights {
+        let mut text = Text::default();
+        let all = window_sums::window_sums(&mut text, kernel, group, "%xp", &xp);
+        let (all_type, own_type) = (
+            window_sums::group_sums_type(kernel, group),
+            window_sums::sums_type(kernel),
+        );
+        sums = text.out;
+        sums_slice = format!(
+            "    %sg = tensor.extract_slice {all}[%g, 0, 0, 0] [1, {n}, {oh}, {ow}] [1, 1, 1, 1] : {all_type} to {own_type}\n"
+        );
+        sums_operand = "%sg, ".to_string();
+        sums_type = format!("{own_type}, ");
+    }
     let mut t = String::new();
     let _ = write!(
         t,
-        "func.func private @{name}(%x: {x}, %w: {all_rows}, %bias: tensor<{all}xi32>, %mult: tensor<{all}xf32>, %init: {y}) -> {y} {{
-{padded_input}  %scratch0 = tensor.empty() : {yg}
+        "func.func private @{name}(%x: {x}, %w: {all_rows}, %bias: tensor<{all_bias}xi32>, %mult: tensor<{all}xf32>, %init: {y}) -> {y} {{
+{padded_input}{sums}  %scratch0 = tensor.empty() : {yg}
   %r:2 = affine.for %g = 0 to {group} iter_args(%acc = %init, %scratch = %scratch0) -> ({y}, {yg}) {{
     %channel = affine.apply affine_map<(d0) -> (d0 * {cg})>(%g)
     %xg = tensor.extract_slice %xp[0, 0, 0, %channel] [{n}, {hp}, {wp}, {cg}] [1, 1, 1, 1] : {xp} to {xg}
     %row = affine.apply affine_map<(d0) -> (d0 * {r0})>(%g)
     %wg = tensor.extract_slice %w[%row, 0, 0] [{r0}, {r1}, 64] [1, 1, 1] : {all_rows} to {own_rows}
     %lane = affine.apply affine_map<(d0) -> (d0 * {own})>(%g)
-    %bg = tensor.extract_slice %bias[%lane] [{own}] [1] : tensor<{all}xi32> to tensor<{own}xi32>
+    %bias_lane = affine.apply affine_map<(d0) -> (d0 * {own_bias})>(%g)
+    %bg = tensor.extract_slice %bias[%bias_lane] [{own_bias}] [1] : tensor<{all_bias}xi32> to tensor<{own_bias}xi32>
     %mg = tensor.extract_slice %mult[%lane] [{own}] [1] : tensor<{all}xf32> to tensor<{own}xf32>
-    %yg = func.call @{kernel_name}(%xg, %wg, %bg, %mg, %scratch) : ({xg}, {own_rows}, tensor<{own}xi32>, tensor<{own}xf32>, {yg}) -> {yg}
+{sums_slice}    %yg = func.call @{kernel_name}(%xg, %wg, %bg, %mg, {sums_operand}%scratch) : ({xg}, {own_rows}, tensor<{own_bias}xi32>, tensor<{own}xf32>, {sums_type}{yg}) -> {yg}
     %ys = tensor.extract_slice %yg[0, 0, 0, 0] [{n}, {oh}, {ow}, {fg}] [1, 1, 1, 1] : {yg} to {ys}
     %filter = affine.apply affine_map<(d0) -> (d0 * {fg})>(%g)
     %next = tensor.insert_slice %ys into %acc[0, 0, 0, %filter] [{n}, {oh}, {ow}, {fg}] [1, 1, 1, 1] : {ys} into {y}

@@ -1,13 +1,14 @@
 //! `glow-quant-kernels{isa=host|amx|avx512-vnni|generic|amx-emulated}`: glow.quant.conv2d
 //! (NHWC, group one or depthwise) and glow.quant.fully_connected with constant 8-bit
-//! weights (centred on their zero points, split into two int8 halves when they do not
-//! fit int8) and 8-bit activations, with an 8-bit result or the exact
+//! weights (centred on their zero points; uint8 weights that then leave int8 are
+//! offset by 128 and corrected with input window sums ([`window_sums`]), or split into
+//! two int8 halves in depthwise layers) and 8-bit activations, with an 8-bit result or the exact
 //! int32 one (ONNX's ConvInteger / MatMulInteger), become a call to a generated int8
 //! micro-kernel ([`amx_kernel`], [`conv_kernel`], [`depthwise_kernel`]),
 //! with the filter packed and the bias / requantization constants computed at
 //! compile time ([`packing`]). A fully_connected layer is the 1x1 convolution of an
 //! 1 x 1 x M x K image. Run `inline` afterwards; the ops it leaves (other layouts,
-//! uint8 weights of 255 with zero point 0, runtime weights) take glow-graph-to-linalg's
+//! depthwise uint8 weights of 255 with zero point 0, runtime weights) take glow-graph-to-linalg's
 //! reference lowering.
 //!
 //! `isa=host` (the default) picks `amx` when the CPU running the compiler has AMX-INT8
@@ -27,6 +28,7 @@ pub mod kernel_text;
 pub mod lower_dot4;
 pub mod packing;
 pub mod plan;
+pub mod window_sums;
 
 use crate::{
     framework::{emit_error, OptionKind, PassDefinition, PassOption, PassOptions},

@@ -61,21 +61,10 @@ impl Filter<'_> {
         }
         out
     }
-
-    /// Sum of each filter's values (the zero-point correction's factor).
-    pub fn sums(&self) -> Vec<i64> {
-        (0..self.filters)
-            .map(|f| {
-                let start = f * self.channels * self.kernel_h * self.kernel_w;
-                let end = start + self.channels * self.kernel_h * self.kernel_w;
-                self.values[start..end].iter().sum()
-            })
-            .collect()
-    }
 }
 
-/// Weights centred on their zero points (`w - zw[f]`), as the int8 values the VNNI
-/// kernels multiply: the centred values themselves (one part) when they fit int8, else
+/// Depthwise weights centred on their zero points (`w - zw[c]`), as the int8 values
+/// the depthwise kernel multiplies: the centred values themselves (one part) when they fit int8, else
 /// two int8 halves `floor(c / 2)` and `c - floor(c / 2)` per value (two parts, whose
 /// products sum to the centred one's), or None when even halves do not fit (centred
 /// values outside [-256, 254], i.e. uint8 weights of 255 with zero point 0).
@@ -107,21 +96,71 @@ pub fn split_weights(
     Some(vec![low, high])
 }
 
-/// Packs the parts of a split filter (each `[F/16][K/4][64]`, [`Filter::packed`]) as
-/// one `[F/16][K/4 * parts][64]`: the parts of a reduction quad in consecutive rows.
-pub fn interleave_parts(parts: &[Vec<u8>], blocks: usize, quads: usize) -> Vec<u8> {
-    if parts.len() == 1 {
-        return parts[0].clone();
+/// The int8 weights a dense or grouped VNNI kernel multiplies, F x C x KH x KW.
+pub struct KernelWeights {
+    /// The values packed: `w - zw[f]` when every centred value fits int8, else
+    /// `w - offset` (offset 128 for uint8 storage, 0 for int8), which always fits.
+    pub values: Vec<i64>,
+    /// For offset weights, `offset - zw[f]` per filter: the kernel adds this factor
+    /// times each output pixel's input window sum, since
+    /// `sum x (w - zw) = sum x (w - offset) + (offset - zw) sum x`.
+    pub window_factors: Option<Vec<i64>>,
+    /// `sum (w - zw[f])` per filter (the input zero point's correction factor).
+    pub centred_sums: Vec<i64>,
+}
+
+/// The weights of a dense or grouped kernel from the stored `values` (`signed`
+/// storage or not) and their zero points (one, or one per filter of `per_filter`
+/// values). Centring uint8 weights whose zero point is not 128 leaves int8; rather
+/// than multiplying two int8 halves (twice the dot products), such weights are offset
+/// by 128 and corrected with one input window sum per output pixel.
+pub fn kernel_weights(
+    values: &[i64],
+    zero_points: &[i64],
+    per_filter: usize,
+    signed: bool,
+) -> KernelWeights {
+    let zero = |f: usize| zero_points[if zero_points.len() == 1 { 0 } else { f }];
+    let filters = values.len() / per_filter.max(1);
+    let centred = |i: usize, v: &i64| v - zero(i / per_filter);
+    let fits = values
+        .iter()
+        .enumerate()
+        .all(|(i, v)| (-128..=127).contains(&centred(i, v)));
+    let centred_sums: Vec<i64> = (0..filters)
+        .map(|f| {
+            let own = &values[f * per_filter..(f + 1) * per_filter];
+            own.iter().sum::<i64>() - zero(f) * per_filter as i64
+        })
+        .collect();
+    if fits {
+        return KernelWeights {
+            values: values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| centred(i, v))
+                .collect(),
+            window_factors: None,
+            centred_sums,
+        };
     }
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for block in 0..blocks {
-        for quad in 0..quads {
-            for part in parts {
-                let start = (block * quads + quad) * 64;
-                out.extend_from_slice(&part[start..start + 64]);
-            }
-        }
+    let offset = if signed { 0 } else { 128 };
+    KernelWeights {
+        values: values.iter().map(|v| v - offset).collect(),
+        window_factors: Some((0..filters).map(|f| offset - zero(f)).collect()),
+        centred_sums,
     }
+}
+
+/// The kernel's int32 per-channel operand: the corrected bias of each padded output
+/// channel, followed, for offset weights, by the window factors (0 for padding).
+pub fn bias_operand(bias: Vec<i32>, factors: Option<&[i64]>) -> Vec<i32> {
+    let Some(factors) = factors else {
+        return bias;
+    };
+    let padded = bias.len();
+    let mut out = bias;
+    out.extend((0..padded).map(|f| factors.get(f).map_or(0, |k| *k as i32)));
     out
 }
 

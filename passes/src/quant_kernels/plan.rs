@@ -74,7 +74,8 @@ pub struct Plan {
     pub filter_shape: Vec<i64>,
     /// Bytes of the packed filter.
     pub packed: Vec<u8>,
-    /// The corrected int32 bias per (padded) output channel.
+    /// The corrected int32 bias per (padded) output channel, then, for offset weights,
+    /// the window factors ([`packing::bias_operand`]; a grouped plan's per group).
     pub bias: Vec<i32>,
     /// The f32 requantization multiplier per (padded) output channel.
     pub multipliers: Vec<f32>,
@@ -225,32 +226,19 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         }
         (transposed, n, k, 1, 1, Some((x_shape[0], n)))
     };
-    // Weights centred on their zero points, in one or two int8 parts.
+    // Weights centred on their zero points, or offset into int8 with window sums.
     let per_filter = (channels * kh * kw) as usize;
-    let parts = packing::split_weights(&filter_values, &wq.zero_points, per_filter)?;
-    let part_filters: Vec<packing::Filter> = parts
-        .iter()
-        .map(|values| packing::Filter {
-            values,
-            filters: filters as usize,
-            channels: channels as usize,
-            kernel_h: kh as usize,
-            kernel_w: kw as usize,
-        })
-        .collect();
-    let filter = &part_filters[0];
-    let weight_parts = part_filters.len() as i64;
-    let packed = packing::interleave_parts(
-        &part_filters.iter().map(|f| f.packed()).collect::<Vec<_>>(),
-        filter.padded_filters() / 16,
-        filter.reduction_quads(),
-    );
-    // Each part's filter sums once (recomputing them per filter was quadratic in the
-    // filter count: ConvNeXt-T's 3072-filter layers took 16 s to plan).
-    let part_sums: Vec<Vec<i64>> = part_filters.iter().map(|p| p.sums()).collect();
-    let sums: Vec<i64> = (0..filters as usize)
-        .map(|f| part_sums.iter().map(|p| p[f]).sum())
-        .collect();
+    let weights = packing::kernel_weights(&filter_values, &wq.zero_points, per_filter, wq.signed);
+    let filter = packing::Filter {
+        values: &weights.values,
+        filters: filters as usize,
+        channels: channels as usize,
+        kernel_h: kh as usize,
+        kernel_w: kw as usize,
+    };
+    let packed = filter.packed();
+    let sums = &weights.centred_sums;
+    let factors = weights.window_factors.as_deref();
     let products: Vec<f64> = (0..filters as usize)
         .map(|c| (xq.scales[0] as f32 * wq.scale(c) as f32) as f64)
         .collect();
@@ -279,10 +267,10 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         )
     };
     let quads = kh * kw * filter.padded_channels() as i64 / 4;
-    let packed_shape = vec![padded as i64 / 16, quads * weight_parts, 64];
-    // The AMX kernels requantize to bytes from one int8 filter: exact results and split
-    // weights take the vector kernel.
-    if let Some(tiles) = choice.tiles.filter(|_| !exact_output && weight_parts == 1) {
+    let packed_shape = vec![padded as i64 / 16, quads, 64];
+    // The AMX kernels requantize to bytes from centred weights: exact results and
+    // offset weights take the vector kernel.
+    if let Some(tiles) = choice.tiles.filter(|_| !exact_output && factors.is_none()) {
         // AMX multiplies the stored bytes as they are (tdpbssd for int8 input), so
         // the correction uses the stored zero point.
         let kernel = AmxKernel {
@@ -310,7 +298,7 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
                 output: [input[0], output[0], output[1], padded as i64],
                 filter_shape: packed_shape,
                 packed: packed.clone(),
-                bias: packing::corrected_bias(&accumulator, &sums, input_zero, padded),
+                bias: packing::corrected_bias(&accumulator, sums, input_zero, padded),
                 multipliers,
                 filters,
                 matrix,
@@ -339,7 +327,11 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         high,
         isa,
         exact_output,
-        weight_parts,
+        window_sums: if factors.is_some() {
+            super::window_sums::WindowSums::InKernel
+        } else {
+            super::window_sums::WindowSums::None
+        },
     };
     Some(Plan {
         text: kernel.text(),
@@ -353,7 +345,10 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         ],
         filter_shape: packed_shape,
         packed,
-        bias: packing::corrected_bias(&accumulator, &sums, unsigned_zero, padded),
+        bias: packing::bias_operand(
+            packing::corrected_bias(&accumulator, sums, unsigned_zero, padded),
+            factors,
+        ),
         multipliers,
         filters,
         matrix,

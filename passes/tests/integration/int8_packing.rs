@@ -19,7 +19,38 @@ fn dense_filters_pack_channel_quads_and_pad_with_zeros() {
     assert_eq!(&packed[0..4], &[1, 2, 3, 0]);
     assert_eq!(&packed[4..8], &[255, 254, 253, 0]);
     assert!(packed[8..].iter().all(|b| *b == 0));
-    assert_eq!(filter.sums(), vec![6, -6]);
+}
+
+#[test]
+fn weights_centred_when_they_fit_int8_else_offset_with_window_factors() {
+    // uint8, zero point 128: centred values fit; no window sums.
+    let centred = packing::kernel_weights(&[130, 120], &[128], 1, false);
+    assert_eq!(centred.values, vec![2, -8]);
+    assert_eq!(centred.window_factors, None);
+    assert_eq!(centred.centred_sums, vec![2, -8]);
+    // uint8, zero point 3: 250 - 3 = 247 leaves int8, so every weight is w - 128 and
+    // each filter's factor 128 - 3; the zero-point sums stay those of w - 3.
+    let offset = packing::kernel_weights(&[250, 3, 0, 10], &[3], 2, false);
+    assert_eq!(offset.values, vec![122, -125, -128, -118]);
+    assert_eq!(offset.window_factors, Some(vec![125, 125]));
+    assert_eq!(offset.centred_sums, vec![247, 4]);
+    // int8 storage with per-filter zero points: offset 0, factors -zw.
+    let signed = packing::kernel_weights(&[127, -128], &[-10, 5], 1, true);
+    assert_eq!(signed.values, vec![127, -128]);
+    assert_eq!(signed.window_factors, Some(vec![10, -5]));
+    assert_eq!(signed.centred_sums, vec![137, -133]);
+}
+
+#[test]
+fn bias_operand_appends_the_window_factors_padded() {
+    assert_eq!(
+        packing::bias_operand(vec![1, 2, 0, 0], None),
+        vec![1, 2, 0, 0]
+    );
+    assert_eq!(
+        packing::bias_operand(vec![1, 2, 0, 0], Some(&[5, 6])),
+        vec![1, 2, 0, 0, 5, 6, 0, 0]
+    );
 }
 
 #[test]
