@@ -139,6 +139,57 @@ func.func @squeeze_excitation(%x: tensor<1x4x4x8xf32>, %s: tensor<1x1x1x8xf32>) 
 
 // -----
 
+!q = !quant.uniform<u8:f32, 0.02:115>
+!h = !quant.uniform<u8:f32, 0.0019607843>
+!o = !quant.uniform<u8:f32, 0.01:115>
+
+// A quantized HardSwish as onnxruntime's QDQ graphs give it (x * HardSigmoid(x), the
+// HardSigmoid in float between dequantize and quantize): the transpose t has two
+// users, the chain's dequantize and the final quant.mul, whose other operand is
+// computed from t by the chain; it sinks below all of it and cancels.
+// CHECK-LABEL: func.func @quantized_hard_swish
+// CHECK-NOT: glow.graph.transpose
+// CHECK: %[[D:.*]] = glow.quant.dequantize %arg0 : tensor<1x4x4x8x!quant.uniform
+// CHECK: glow.quant.quantize %{{.*}} : tensor<1x4x4x8xf32>
+// CHECK: %[[M:.*]] = glow.quant.mul %arg0, %{{.*}} : (tensor<1x4x4x8x
+// CHECK-NOT: glow.graph.transpose
+// CHECK: return %[[M]]
+func.func @quantized_hard_swish(%x: tensor<1x4x4x8x!q>) -> tensor<1x4x4x8x!o> {
+  %t = glow.graph.transpose %x perm [0, 3, 1, 2] : tensor<1x4x4x8x!q> -> tensor<1x8x4x4x!q>
+  %d = glow.quant.dequantize %t : tensor<1x8x4x4x!q> -> tensor<1x8x4x4xf32>
+  %sixth = glow.graph.splat 0.166666672 : tensor<1x8x4x4xf32>
+  %half = glow.graph.splat 5.000000e-01 : tensor<1x8x4x4xf32>
+  %one = glow.graph.splat 1.000000e+00 : tensor<1x8x4x4xf32>
+  %zero = glow.graph.splat 0.000000e+00 : tensor<1x8x4x4xf32>
+  %a = glow.graph.mul %d, %sixth : tensor<1x8x4x4xf32>
+  %b = glow.graph.add %a, %half : tensor<1x8x4x4xf32>
+  %c = glow.graph.min %b, %one : tensor<1x8x4x4xf32>
+  %e = glow.graph.max %c, %zero : tensor<1x8x4x4xf32>
+  %s = glow.quant.quantize %e : tensor<1x8x4x4xf32> -> tensor<1x8x4x4x!h>
+  %m = glow.quant.mul %t, %s : (tensor<1x8x4x4x!q>, tensor<1x8x4x4x!h>) -> tensor<1x8x4x4x!o>
+  %u = glow.graph.transpose %m perm [0, 2, 3, 1] : tensor<1x8x4x4x!o> -> tensor<1x4x4x8x!o>
+  return %u : tensor<1x4x4x8x!o>
+}
+
+// -----
+
+// The same chain with a value in the middle that has another user (returned): the
+// transpose would have to be made twice, so it stays on the chain's input.
+// CHECK-LABEL: func.func @chain_with_outside_user
+// CHECK: %[[T:.*]] = glow.graph.transpose %arg0
+// CHECK: glow.graph.sigmoid %[[T]]
+// CHECK: glow.graph.mul %[[T]]
+func.func @chain_with_outside_user(%x: tensor<1x4x4x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %t = glow.graph.transpose %x perm [0, 3, 1, 2] : tensor<1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  %sig = glow.graph.sigmoid %t : tensor<1x8x4x4xf32>
+  %two = glow.graph.splat 2.000000e+00 : tensor<1x8x4x4xf32>
+  %scaled = glow.graph.mul %sig, %two : tensor<1x8x4x4xf32>
+  %y = glow.graph.mul %t, %scaled : tensor<1x8x4x4xf32>
+  return %y, %sig : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}
+
+// -----
+
 // A transpose with a user it cannot sink below (a convolution) stays single-use:
 // the sigmoid is not moved, so the transpose is not made twice.
 // CHECK-LABEL: func.func @shared_with_conv

@@ -189,12 +189,13 @@ fn rewrite<'c>(
 }
 
 /// Whether the transpose `value` sinks below every one of its users: elementwise ops
-/// whose operands are all transposes, splats, or unary elementwise ops of `value`
-/// itself (which it sinks below first). Then sinking it below one of them
+/// whose operands are all transposes, splats, or values computed from `value` itself
+/// by such ops (which it sinks below first). Then sinking it below one of them
 /// duplicates nothing, as the others take it too and the original transpose dies
-/// (SiLU's `mul(t, sigmoid(t))` of one transpose `t`). A transpose with any other
-/// user (a convolution, an add with an untransposed operand) sinks only when it has
-/// one user. Reshapes, which cost nothing, keep to one user.
+/// (SiLU's `mul(t, sigmoid(t))` of one transpose `t`; a quantized HardSwish's
+/// `mul(t, quantize(max(min(add(mul(dequantize(t), 1/6), 1/2), 1), 0)))`). A transpose
+/// with any other user (a convolution, an add with an untransposed operand) sinks
+/// only when it has one user. Reshapes, which cost nothing, keep to one user.
 fn users_all_sink(value: Value, kind: Kind) -> bool {
     if matches!(kind, Kind::Reshape) {
         return false;
@@ -209,20 +210,36 @@ fn users_all_sink(value: Value, kind: Kind) -> bool {
                 crate::quantization::ir::operand(*user, i).is_some_and(|operand| {
                     moved_from(operand, kind).is_some_and(|(movement, _)| movement == own)
                         || defining_op(operand, "glow.graph.splat").is_some()
-                        || unary_of(operand, value)
+                        || computed_from(operand, value, CHAIN_DEPTH)
                 })
             })
     })
 }
 
-/// Whether `operand` is made by a one-operand elementwise op (one the transposes sink
-/// below) of `value`.
-fn unary_of(operand: Value, value: Value) -> bool {
+/// How many elementwise ops deep [`computed_from`] looks (a quantized HardSwish's
+/// chain is 6).
+const CHAIN_DEPTH: usize = 8;
+
+/// Whether `operand` is made from `value` by a chain of at most `depth` elementwise
+/// ops the transposes sink below, each of whose operands is `value`, a splat or such a
+/// chain's value, and each of whose results has one user (so that sinking along the
+/// chain moves the transpose rather than copying it).
+fn computed_from(operand: Value, value: Value, depth: usize) -> bool {
+    if depth == 0 || !has_one_use(operand) {
+        return false;
+    }
     crate::quantization::ir::producer(operand).is_some_and(|op| {
         let name = crate::framework::attributes::name_of(op);
-        op.operand_count() == 1
-            && SINK_RULES.iter().any(|rule| rule.root == name)
-            && crate::quantization::ir::operand(op, 0) == Some(value)
+        let operands: Vec<Value> = (0..op.operand_count())
+            .filter_map(|i| crate::quantization::ir::operand(op, i))
+            .collect();
+        let reaches = |o: &Value| *o == value || computed_from(*o, value, depth - 1);
+        SINK_RULES.iter().any(|rule| rule.root == name)
+            && operands.len() == op.operand_count()
+            && operands.iter().any(reaches)
+            && operands
+                .iter()
+                .all(|o| reaches(o) || defining_op(*o, "glow.graph.splat").is_some())
     })
 }
 
