@@ -7,11 +7,16 @@
 // RUN: glow-run %t/model.onnx --int8-kernels reference --output-dir %t/reference
 // RUN: cmp %t/vnni/y.npy %t/reference/y.npy
 // uint8 weights with a zero point: offset weights and window sums, the same bits
-// (also with 64 and more channels, per channel, and on int8 activations).
+// (also with 64 and more channels and a 72-channel depthwise, per channel, and on
+// int8 activations).
 // RUN: %python %S/../glow-import/Inputs/models.py small-cnn-int8-u8-weights %t/u8.onnx
 // RUN: glow-run %t/u8.onnx --int8-kernels avx512-vnni --output-dir %t/u8-vnni
 // RUN: glow-run %t/u8.onnx --int8-kernels reference --output-dir %t/u8-reference
 // RUN: cmp %t/u8-vnni/y.npy %t/u8-reference/y.npy
+// RUN: %python %S/../glow-import/Inputs/models.py wide-cnn-int8 %t/wide-s8.onnx
+// RUN: glow-run %t/wide-s8.onnx --int8-kernels avx512-vnni --output-dir %t/wide-s8-vnni
+// RUN: glow-run %t/wide-s8.onnx --int8-kernels reference --output-dir %t/wide-s8-reference
+// RUN: cmp %t/wide-s8-vnni/y.npy %t/wide-s8-reference/y.npy
 // RUN: %python %S/../glow-import/Inputs/models.py wide-cnn-int8-u8-weights %t/wide.onnx
 // RUN: glow-run %t/wide.onnx --int8-kernels avx512-vnni --output-dir %t/wide-vnni
 // RUN: glow-run %t/wide.onnx --int8-kernels reference --output-dir %t/wide-reference

@@ -15,9 +15,15 @@
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/u8.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
 // ORT: PASS
 // The same with 64 and more channels (a 64-byte step and a tail in the window sums,
-// 3 -> 72 with pads, 72 -> 40 with stride 2, a 1x1 and the FC), per tensor and per
-// channel, and on int8 activations (two QLinearConvs: sign bits flipped, signed zero
-// points in the padding and in the channels the kernel adds).
+// 3 -> 72 with pads, a 72-channel depthwise padded to 80, 72 -> 40 with stride 2, a
+// 1x1 and the FC), with int8 weights, uint8 weights per tensor and per channel, and
+// on int8 activations (two QLinearConvs: sign bits flipped, signed zero points in the
+// padding and in the channels the kernel adds).
+// RUN: %python %S/../glow-import/Inputs/models.py wide-cnn-int8 %t/wide-s8.onnx
+// RUN: glow-run %t/wide-s8.onnx --int8-kernels generic --output-dir %t/wide-s8-generic
+// RUN: glow-run %t/wide-s8.onnx --int8-kernels reference --output-dir %t/wide-s8-reference
+// RUN: cmp %t/wide-s8-generic/y.npy %t/wide-s8-reference/y.npy
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t/wide-s8.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
 // RUN: %python %S/../glow-import/Inputs/models.py wide-cnn-int8-u8-weights %t/wide.onnx
 // RUN: %python %S/../glow-import/Inputs/models.py wide-cnn-int8-u8-weights-per-channel %t/wide-pc.onnx
 // RUN: %python %S/../glow-import/Inputs/models.py s8-activations-u8-weights %t/s8.onnx
@@ -32,7 +38,11 @@
 // RUN: cmp %t/s8-generic/y.npy %t/s8-reference/y.npy
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/wide.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t/wide-pc.onnx --input-shape x=1x3x16x16 --bin %glow_bin --tolerance 2e-2 --check-top1 | FileCheck %s --check-prefix=ORT
-// Every convolution of these runs on a kernel.
+// Every convolution of these runs on a kernel, the depthwise one included.
+// RUN: glow-import %t/wide-s8.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE-COUNT-5: call @glow_int8_kernel
+// WIDE-NOT: glow.quant.conv2d
+// WIDE-NOT: glow.quant.fully_connected
 // RUN: glow-import %t/s8.onnx | glow-opt --glow-cpu-pipeline -o /dev/null --mlir-print-ir-after=glow-quant-kernels 2>&1 | FileCheck %s --check-prefix=S8
 // S8-COUNT-2: call @glow_int8_kernel
 // S8-NOT: glow.quant.conv2d

@@ -62,6 +62,29 @@ func.func @depthwise(%x: tensor<1x8x8x16x!x>) -> tensor<1x8x8x16x!y> {
 
 // -----
 
+!x = !quant.uniform<u8:f32, 0.05:128>
+!y = !quant.uniform<u8:f32, 0.1>
+
+// Depthwise with 24 channels (16 does not divide them, as MobileNetV3's 72 and 120):
+// the kernel pads them to 32 with the input zero point (zero weights) and computes 32;
+// the caller slices the 24 real ones out.
+// VNNI-LABEL: func.func @depthwise_24_channels
+// VNNI: arith.constant dense{{.*}} : tensor<2x1x3x64xi8>
+// VNNI: %[[Y:.*]] = call @glow_int8_kernel_{{[0-9]+}}({{.*}}) : ({{.*}}) -> tensor<1x8x8x32xi8>
+// VNNI: tensor.extract_slice %[[Y]][0, 0, 0, 0] [1, 8, 8, 24] [1, 1, 1, 1] : tensor<1x8x8x32xi8> to tensor<1x8x8x24xi8>
+// VNNI: func.func private @glow_int8_kernel_
+// VNNI: tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 8]
+// VNNI: glow.quant.dot4
+func.func @depthwise_24_channels(%x: tensor<1x8x8x24x!x>) -> tensor<1x8x8x24x!y> {
+  %wi = glow.graph.constant dense<2> : tensor<24x1x3x3xi8>
+  %w = quant.scast %wi : tensor<24x1x3x3xi8> to tensor<24x1x3x3x!quant.uniform<i8:f32, 0.01>>
+  %y = glow.quant.conv2d %x, %w pads [1, 1, 1, 1] group 24 channels_last
+      : (tensor<1x8x8x24x!x>, tensor<24x1x3x3x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x8x8x24x!y>
+  return %y : tensor<1x8x8x24x!y>
+}
+
+// -----
+
 !x = !quant.uniform<i8:f32, 0.05:3>
 
 // A fully_connected layer is the 1x1 convolution of a 1 x 1 x M x K image; 1000

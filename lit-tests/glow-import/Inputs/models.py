@@ -129,13 +129,16 @@ def grouped_cnn():
 
 
 def wide_cnn():
-    """Conv 3 -> 72 (3x3, pads), ReLU, Conv 72 -> 40 (3x3, stride 2), ReLU, Conv 40 -> 64
-    (1x1), GlobalAveragePool, Gemm: channel counts of 64 and more (the kernels' 64-byte
-    steps and their tails), for the uint8-weight kernels' input window sums."""
+    """Conv 3 -> 72 (3x3, pads), ReLU, a depthwise 72-channel 3x3 (16 does not divide
+    72, as in MobileNetV3), Conv 72 -> 40 (3x3, stride 2), ReLU, Conv 40 -> 64 (1x1),
+    GlobalAveragePool, Gemm: channel counts of 64 and more (the kernels' 64-byte steps
+    and their tails), for the uint8-weight kernels' input window sums."""
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
         helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
-        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="conv2", pads=[1, 1, 1, 1],
+        helper.make_node("Conv", ["r1", "wd", "bd"], ["d1"], name="depthwise", pads=[1, 1, 1, 1],
+                         group=72),
+        helper.make_node("Conv", ["d1", "w2", "b2"], ["c2"], name="conv2", pads=[1, 1, 1, 1],
                          strides=[2, 2]),
         helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
         helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], name="conv3"),
@@ -143,7 +146,8 @@ def wide_cnn():
         helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
         helper.make_node("Gemm", ["f", "fc", "fcb"], ["y"], name="fc", transB=1),
     ]
-    init = [weight("w1", 72, 3, 3, 3), weight("b1", 72), weight("w2", 40, 72, 3, 3),
+    init = [weight("w1", 72, 3, 3, 3), weight("b1", 72), weight("wd", 72, 1, 3, 3),
+            weight("bd", 72), weight("w2", 40, 72, 3, 3),
             weight("b2", 40), weight("w3", 64, 40, 1, 1), weight("b3", 64),
             weight("fc", 10, 64), weight("fcb", 10)]
     return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 16, 16])],
@@ -304,6 +308,9 @@ def main():
         return
     elif kind == "grouped-cnn-int8-u8-weights":
         quantized_with_onnxruntime(grouped_cnn(), path, uint8_weights=True)
+        return
+    elif kind == "wide-cnn-int8":
+        quantized_with_onnxruntime(wide_cnn(), path)
         return
     elif kind == "wide-cnn-int8-u8-weights":
         quantized_with_onnxruntime(wide_cnn(), path, uint8_weights=True)

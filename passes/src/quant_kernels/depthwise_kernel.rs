@@ -9,6 +9,9 @@
 //! that kernel column: `[C/16][ceil(KH/4)][KW][16 x 4]`, unused kernel rows 0. A tile is
 //! `rows` output pixels along W by 16 channels; the epilogue is the dense kernel's
 //! (requantized bytes, or the exact int32 accumulator plus bias for ConvInteger).
+//! Channel counts 16 does not divide (MobileNetV3's 72, 120, 184, 200) are padded to a
+//! multiple of 16 with the input zero point (zero weights); the caller slices the
+//! real channels out of the result.
 
 use super::{
     conv_kernel::Isa,
@@ -21,8 +24,10 @@ use std::fmt::Write;
 pub struct DepthwiseKernel {
     /// Function name.
     pub name: String,
-    /// Input N, H, W, C (C a multiple of 16).
+    /// Input N, H, W, C.
     pub input: [i64; 4],
+    /// C padded to a multiple of 16: the channels the kernel computes.
+    pub channels: i64,
     /// Kernel height and width.
     pub kernel: [i64; 2],
     /// [top, left, bottom, right].
@@ -62,7 +67,7 @@ pub fn pack_depthwise_parts(parts: &[Vec<i64>], channels: usize, kh: usize, kw: 
         .collect();
     let (groups, row) = (kh.div_ceil(4), kw * 64);
     let mut out = Vec::with_capacity(packed.iter().map(Vec::len).sum());
-    for block in 0..channels / 16 {
+    for block in 0..channels.div_ceil(16) {
         for group in 0..groups {
             for part in &packed {
                 let start = (block * groups + group) * row;
@@ -73,10 +78,11 @@ pub fn pack_depthwise_parts(parts: &[Vec<i64>], channels: usize, kh: usize, kw: 
     out
 }
 
-/// Packs a C x 1 x KH x KW depthwise filter as `[C/16][ceil(KH/4)][KW][16][4]`.
+/// Packs a C x 1 x KH x KW depthwise filter as `[ceil(C/16)][ceil(KH/4)][KW][16][4]`
+/// (channels past C hold 0).
 pub fn pack_depthwise(values: &[i64], channels: usize, kh: usize, kw: usize) -> Vec<u8> {
     let groups = kh.div_ceil(4);
-    let mut out = vec![0u8; channels / 16 * groups * kw * 64];
+    let mut out = vec![0u8; channels.div_ceil(16) * groups * kw * 64];
     for c in 0..channels {
         for row in 0..kh {
             for col in 0..kw {
@@ -105,7 +111,7 @@ impl DepthwiseKernel {
     fn filter_type(&self) -> String {
         tensor(
             &[
-                self.input[3] / 16,
+                self.channels / 16,
                 self.groups() * self.weight_parts,
                 self.kernel[1],
                 64,
@@ -125,16 +131,16 @@ impl DepthwiseKernel {
 
     fn output_type(&self) -> String {
         tensor(
-            &[self.input[0], self.output[0], self.output[1], self.input[3]],
+            &[self.input[0], self.output[0], self.output[1], self.channels],
             self.output_element(),
         )
     }
 
     /// The kernel's `func.func private` text. Operands: input (storage), packed filter,
-    /// int32 bias (C), f32 multipliers (C), output init.
+    /// int32 bias (padded C), f32 multipliers (padded C), output init.
     pub fn text(&self) -> String {
         let mut t = Text::default();
-        let c = self.input[3];
+        let c = self.channels;
         let input = tensor(&self.input, "i8");
         let (filter, output) = (self.filter_type(), self.output_type());
         let _ = writeln!(
@@ -153,12 +159,13 @@ impl DepthwiseKernel {
             2,
             &format!("arith.constant {} : i8", self.input_zero as u8 as i8),
         );
-        let padded = if self.pads.iter().any(|p| *p != 0) {
+        let channel_pad = c - self.input[3];
+        let padded = if self.pads.iter().any(|p| *p != 0) || channel_pad != 0 {
             let name = t.fresh();
             t.line(
                 2,
                 &format!(
-                    "{name} = tensor.pad %x low[0, {}, {}, 0] high[0, {}, {}, 0] {{",
+                    "{name} = tensor.pad %x low[0, {}, {}, 0] high[0, {}, {}, {channel_pad}] {{",
                     self.pads[0], self.pads[1], self.pads[2], self.pads[3]
                 ),
             );
@@ -203,7 +210,7 @@ impl DepthwiseKernel {
         offset: i64,
     ) -> String {
         let output = self.output_type();
-        let (n, oh, c) = (self.input[0], self.output[0], self.input[3]);
+        let (n, oh, c) = (self.input[0], self.output[0], self.channels);
         let blocks = c / 16;
         let result = t.fresh();
         t.line(

@@ -190,15 +190,12 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
         if group != 1 {
             let channels = x_shape[3];
             let depthwise = group == channels && w_shape[0] == channels && w_shape[1] == 1;
-            if depthwise && channels % 16 == 0 {
+            if depthwise {
                 return depthwise_plan(
                     op, isa, name, &x_shape, &xq, &yq, &w_shape, &w_values, &wq, bias, group,
                 );
             }
             // Groups of a multiple of 4 channels on the dense kernel, a group at a time.
-            if depthwise {
-                return None;
-            }
             let a = |n| i64_array(op, n);
             let geometry = super::grouped::Grouped {
                 x_shape: &x_shape,
@@ -358,8 +355,8 @@ pub fn plan(op: OperationRef, choice: Choice, name: String) -> Option<Plan> {
     })
 }
 
-/// The plan for a depthwise glow.quant.conv2d (C x 1 x KH x KW filter, group C, C a
-/// multiple of 16, NHWC), or None.
+/// The plan for a depthwise glow.quant.conv2d (C x 1 x KH x KW filter, group C, NHWC;
+/// the kernel computes C rounded up to 16 channels), or None.
 #[allow(clippy::too_many_arguments)]
 fn depthwise_plan(
     op: OperationRef,
@@ -375,9 +372,10 @@ fn depthwise_plan(
     group: i64,
 ) -> Option<Plan> {
     let channels = x_shape[3];
-    if group != channels || w_shape[0] != channels || w_shape[1] != 1 || channels % 16 != 0 {
+    if group != channels || w_shape[0] != channels || w_shape[1] != 1 {
         return None;
     }
+    let padded = (channels + 15) / 16 * 16;
     let (kh, kw) = (w_shape[2], w_shape[3]);
     let y_shape = tensor_info(op.result(0).ok()?.into())?.0;
     // Weights centred on their zero points, in one or two int8 parts.
@@ -400,16 +398,17 @@ fn depthwise_plan(
         &accumulator_bias(bias, &products),
         &sums,
         unsigned_zero,
-        channels as usize,
+        padded as usize,
     );
     let exact_output = yq.width == 32;
-    let multipliers = channel_multipliers(&products, yq, channels as usize);
+    let multipliers = channel_multipliers(&products, yq, padded as usize);
     let (low, high) = crate::to_linalg::quantized_contraction::clamp_bounds(op, yq);
     let a = |n| i64_array(op, n);
     let (strides, pads, dilations) = (a("strides")?, a("pads")?, a("dilations")?);
     let kernel = depthwise_kernel::DepthwiseKernel {
         name: name.clone(),
         input: [x_shape[0], x_shape[1], x_shape[2], channels],
+        channels: padded,
         kernel: [kh, kw],
         pads: [pads[0], pads[1], pads[2], pads[3]],
         strides: [strides[0], strides[1]],
@@ -428,8 +427,8 @@ fn depthwise_plan(
         text: kernel.text(),
         name,
         input: kernel.input,
-        output: [x_shape[0], y_shape[1], y_shape[2], channels],
-        filter_shape: vec![channels / 16, (kh + 3) / 4 * parts.len() as i64, kw, 64],
+        output: [x_shape[0], y_shape[1], y_shape[2], padded],
+        filter_shape: vec![padded / 16, (kh + 3) / 4 * parts.len() as i64, kw, 64],
         packed: depthwise_kernel::pack_depthwise_parts(
             &parts,
             channels as usize,

@@ -94,3 +94,14 @@ fn depthwise_filters_interleave_four_kernel_rows_per_lane() {
         }
     }
 }
+
+#[test]
+fn depthwise_channels_round_up_to_16_with_zero_weights() {
+    // 24 channels, 1x1: two blocks of 16 lanes; lanes 8..15 of the second hold 0.
+    let values: Vec<i64> = (1..=24).collect();
+    let packed = pack_depthwise(&values, 24, 1, 1);
+    assert_eq!(packed.len(), 2 * 64);
+    assert_eq!(&packed[64..68], &[17, 0, 0, 0]);
+    assert_eq!(&packed[64 + 7 * 4..64 + 8 * 4], &[24, 0, 0, 0]);
+    assert!(packed[64 + 8 * 4..].iter().all(|b| *b == 0));
+}
