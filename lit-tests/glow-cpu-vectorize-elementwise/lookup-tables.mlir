@@ -66,3 +66,24 @@ func.func @embedding_left_alone(%ids: tensor<8x32xi32>, %table: tensor<1024xf32>
   } -> tensor<8x32xf32>
   return %y : tensor<8x32xf32>
 }
+
+// A row of 672 lookups (EfficientNet's channels), which 128 does not divide: pieces
+// of 224 (the longest multiple of 16 that divides it), each vectorized.
+// CHECK-LABEL: func.func @long_row_of_lookups
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : tensor<256xi32>, vector<1x224xindex>, vector<1x224xi1>, vector<1x224xi32> into vector<1x224xi32>
+// CHECK-NOT: linalg.generic
+func.func @long_row_of_lookups(%x: tensor<2x672xi8>) -> tensor<2x672xi8> {
+  %table = arith.constant dense<3> : tensor<256xi32>
+  %empty = tensor.empty() : tensor<2x672xi8>
+  %y = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<2x672xi8>) outs(%empty : tensor<2x672xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %wide = arith.extui %in : i8 to i32
+    %index = arith.index_cast %wide : i32 to index
+    %word = tensor.extract %table[%index] : tensor<256xi32>
+    %narrow = arith.trunci %word : i32 to i8
+    linalg.yield %narrow : i8
+  } -> tensor<2x672xi8>
+  return %y : tensor<2x672xi8>
+}
