@@ -31,7 +31,7 @@ pub static EXPORT_FINALIZE: PassDefinition = PassDefinition {
 
 /// The `glow-export-linalg` pipeline on `builtin.module`.
 pub fn export_linalg_pipeline() -> String {
-    "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last),\
+    "func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-fold-table-chains,glow-channels-last),\
 inline,symbol-dce,func.func(glow-graph-to-linalg{scatter=generic}),glow-export-finalize,func.func(glow-generalize-elementwise),canonicalize,cse"
         .to_string()
 }

@@ -36,6 +36,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &graph_optimize::GRAPH_OPTIMIZE,
     &lower_nodes::LOWER_NODES,
     &quantization::QUANTIZATION_FOLDING,
+    &quantization::table_chains::FOLD_TABLE_CHAINS,
     &quantization::profile::PROFILE,
     &quantization::quantize::QUANTIZE,
     &quantization::lower_profile::LOWER_PROFILES,

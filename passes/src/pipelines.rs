@@ -80,7 +80,7 @@ impl CpuPipeline {
     pub fn graph_stages(&self) -> String {
         // Grouped int8 convolutions go channels-last only for the micro-kernels.
         let grouped_int8 = !matches!(self.int8_kernels, Int8Kernels::Reference);
-        format!("func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-channels-last{{grouped=true grouped-int8={grouped_int8}}})")
+        format!("func.func(glow-quantization-folding,glow-graph-optimize,glow-lower-nodes,glow-graph-optimize,glow-fold-table-chains,glow-channels-last{{grouped=true grouped-int8={grouped_int8}}})")
     }
 
     /// From glow.graph to bufferized linalg: int8 micro-kernels, profile lowering,

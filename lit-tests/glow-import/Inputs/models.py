@@ -154,6 +154,26 @@ def wide_cnn():
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 
 
+def gelu_mlp():
+    """MatMul, GELU as torch.onnx exports it (x * (1 + erf(x / sqrt 2)) * 0.5), MatMul:
+    the chain onnxruntime's QDQ quantization leaves between quantizes."""
+    def scalar(name, v):
+        return numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+        helper.make_node("Div", ["h", "sqrt2"], ["hs"], name="div"),
+        helper.make_node("Erf", ["hs"], ["e"], name="erf"),
+        helper.make_node("Add", ["e", "one"], ["e1"], name="add"),
+        helper.make_node("Mul", ["h", "e1"], ["g"], name="mul"),
+        helper.make_node("Mul", ["g", "half"], ["gelu"], name="mul_half"),
+        helper.make_node("MatMul", ["gelu", "w2"], ["y"], name="fc2"),
+    ]
+    init = [weight("w1", 32, 64), weight("w2", 64, 16), scalar("sqrt2", np.sqrt(2.0)),
+            scalar("one", 1.0), scalar("half", 0.5)]
+    return model(nodes, [value("x", TensorProto.FLOAT, [2, 16, 32])],
+                 [value("y", TensorProto.FLOAT, [2, 16, 16])], init)
+
+
 def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False,
                                per_channel=None):
     """`float_model` through onnxruntime's quantize_static (QDQ, uint8 activations,
@@ -308,6 +328,9 @@ def main():
         return
     elif kind == "grouped-cnn-int8-u8-weights":
         quantized_with_onnxruntime(grouped_cnn(), path, uint8_weights=True)
+        return
+    elif kind == "gelu-mlp-int8":
+        quantized_with_onnxruntime(gelu_mlp(), path, per_channel=False)
         return
     elif kind == "wide-cnn-int8":
         quantized_with_onnxruntime(wide_cnn(), path)

@@ -5,6 +5,8 @@
 //! - `glow-profile` ([`profile`]): observers on every value quantization touches
 //!   ([`values`]); `glow-lower-profiles` ([`lower_profile`]) turns them into calls of
 //!   the runtime's recorder, whose results become a profile file ([`profile_data`]).
+//! - `glow-fold-table-chains` ([`table_chains`]): elementwise computations from one
+//!   8-bit value to an 8-bit result -> one 256-entry lookup table.
 //! - `glow-quantize` ([`quantize`]): the ops worth quantizing ([`selection`]), their
 //!   values calibrated from the profile ([`calibration`]), QDQ inserted, then folded.
 
@@ -16,6 +18,7 @@ pub mod profile;
 pub mod profile_data;
 pub mod quantize;
 pub mod selection;
+pub mod table_chains;
 pub mod values;
 
 use crate::framework::{apply_rules, emit_error, PassDefinition, PassOptions, Rule};
