@@ -36,6 +36,8 @@ except OSError:
     flags = []
 if "avx512_vnni" in flags and "avx512bw" in flags:
     config.available_features.add("avx512vnni")
+if "avx512vbmi" in flags:
+    config.available_features.add("avx512vbmi")
 # AMX with int8 products (glow-run asks Linux for the tile state itself).
 if "amx_int8" in flags and "amx_tile" in flags:
     config.available_features.add("amx")

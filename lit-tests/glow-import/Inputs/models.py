@@ -154,6 +154,20 @@ def wide_cnn():
                  [value("y", TensorProto.FLOAT, [1, 10])], init)
 
 
+def silu_cnn():
+    """Conv 3 -> 8 (3x3) on 1 x 3 x 10 x 10, SiLU (Sigmoid, Mul), GlobalAveragePool: an
+    int8 lookup table over 800 elements (64 does not divide them)."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Sigmoid", ["c"], ["s"], name="sigmoid"),
+        helper.make_node("Mul", ["c", "s"], ["silu"], name="silu"),
+        helper.make_node("GlobalAveragePool", ["silu"], ["y"], name="gap"),
+    ]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 3, 10, 10])],
+                 [value("y", TensorProto.FLOAT, [1, 8, 1, 1])],
+                 [weight("w", 8, 3, 3, 3), weight("b", 8)])
+
+
 def gelu_mlp():
     """MatMul, GELU as torch.onnx exports it (x * (1 + erf(x / sqrt 2)) * 0.5), MatMul:
     the chain onnxruntime's QDQ quantization leaves between quantizes."""
@@ -175,10 +189,10 @@ def gelu_mlp():
 
 
 def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False,
-                               per_channel=None):
-    """`float_model` through onnxruntime's quantize_static (QDQ, uint8 activations,
-    per-channel int8 weights, or uint8 weights with a zero point, per tensor unless
-    `per_channel`) with 8 random calibration samples."""
+                               per_channel=None, int8_activations=False):
+    """`float_model` through onnxruntime's quantize_static (QDQ, uint8 activations or
+    int8 ones, per-channel int8 weights, or uint8 weights with a zero point, per tensor
+    unless `per_channel`) with 8 random calibration samples."""
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
 
@@ -198,7 +212,8 @@ def quantized_with_onnxruntime(float_model, path, seed=1, uint8_weights=False,
     if per_channel is None:
         per_channel = not uint8_weights
     quantize_static(float_path, path, Samples(), quant_format=QuantFormat.QDQ,
-                    per_channel=per_channel, activation_type=QuantType.QUInt8,
+                    per_channel=per_channel,
+                    activation_type=QuantType.QInt8 if int8_activations else QuantType.QUInt8,
                     weight_type=QuantType.QUInt8 if uint8_weights else QuantType.QInt8)
 
 
@@ -328,6 +343,12 @@ def main():
         return
     elif kind == "grouped-cnn-int8-u8-weights":
         quantized_with_onnxruntime(grouped_cnn(), path, uint8_weights=True)
+        return
+    elif kind == "silu-cnn-int8":
+        quantized_with_onnxruntime(silu_cnn(), path)
+        return
+    elif kind == "silu-cnn-s8-activations":
+        quantized_with_onnxruntime(silu_cnn(), path, int8_activations=True)
         return
     elif kind == "gelu-mlp-int8":
         quantized_with_onnxruntime(gelu_mlp(), path, per_channel=False)

@@ -1,4 +1,4 @@
-//! What the CPU running the compiler offers the int8 kernels: AVX-512 VNNI, and AMX
+//! What the CPU running the compiler offers the int8 kernels: AVX-512 VNNI and VBMI, and AMX
 //! tiles with int8 products once Linux grants this process the tile state.
 
 /// Whether the CPU running this process has AVX-512 VNNI (and the AVX-512 BW its
@@ -8,6 +8,19 @@ pub fn host_has_vnni() -> bool {
     {
         std::arch::is_x86_feature_detected!("avx512vnni")
             && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU running this process has AVX-512 VBMI (`vpermi2b`, the lookup
+/// kernels' byte permutes).
+pub fn host_has_vbmi() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512vbmi")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -11,6 +11,13 @@
 //! depthwise uint8 weights of 255 with zero point 0, runtime weights) take glow-graph-to-linalg's
 //! reference lowering.
 //!
+//! `glow.quant.lookup_table` ops (8-bit, 64 elements or more) become calls of a byte
+//! permute kernel ([`lookup_kernel`]) when `lookup-tables` is `vbmi`, or `host` (the
+//! default) and the kernels' CPU has AVX-512 VBMI: this CPU for `isa=host`, an AMX one
+//! for `isa=amx` (Sapphire Rapids and later have it); never for `avx512-vnni`, which
+//! Cascade Lake also runs without VBMI, nor `generic`. `gather` leaves them to the
+//! reference lowering.
+//!
 //! `isa=host` (the default) picks `amx` when the CPU running the compiler has AMX-INT8
 //! and Linux grants the tile state, else `avx512-vnni` when it has AVX-512 VNNI, else
 //! `generic` ([`host_cpu`]); bundles for another CPU pass it explicitly. `amx` puts
@@ -25,6 +32,7 @@ pub mod depthwise_kernel;
 pub mod grouped;
 pub mod host_cpu;
 pub mod kernel_text;
+pub mod lookup_kernel;
 pub mod lower_dot4;
 pub mod packing;
 pub mod plan;
@@ -35,7 +43,7 @@ use crate::{
     lower_nodes::builder::tensor_info,
     quantization::ir::tensor_type,
 };
-pub use host_cpu::{host_has_amx, host_has_vnni};
+pub use host_cpu::{host_has_amx, host_has_vbmi, host_has_vnni};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -53,12 +61,20 @@ pub static QUANT_KERNELS: PassDefinition = PassDefinition {
     argument: "glow-quant-kernels",
     description: "Replace int8 convolutions and fully-connected layers with constant weights by AMX, VNNI or plain-vector micro-kernels with packed filters",
     anchor: Some("builtin.module"),
-    options: &[PassOption {
-        name: "isa",
-        description: "host (AMX or VNNI when this CPU has them), amx, avx512-vnni, generic, or amx-emulated (AMX kernels in vector code, for testing)",
-        kind: OptionKind::String,
-        default: Some("host"),
-    }],
+    options: &[
+        PassOption {
+            name: "isa",
+            description: "host (AMX or VNNI when this CPU has them), amx, avx512-vnni, generic, or amx-emulated (AMX kernels in vector code, for testing)",
+            kind: OptionKind::String,
+            default: Some("host"),
+        },
+        PassOption {
+            name: "lookup-tables",
+            description: "host (VBMI byte-permute kernels when the isa's CPU has VBMI), vbmi, or gather (the reference lowering)",
+            kind: OptionKind::String,
+            default: Some("host"),
+        },
+    ],
     dependent_dialects: kernel_dialects,
     validate,
     run,
@@ -92,10 +108,31 @@ pub(crate) fn kernel_dialects() -> Vec<DialectHandle> {
 
 fn validate(options: &PassOptions) -> Result<(), String> {
     match options.value("isa").unwrap_or("host") {
-        "host" | "amx" | "avx512-vnni" | "generic" | "amx-emulated" => Ok(()),
+        "host" | "amx" | "avx512-vnni" | "generic" | "amx-emulated" => {}
+        other => {
+            return Err(format!(
+                "'isa' is '{other}'; expected host, amx, avx512-vnni, generic or amx-emulated"
+            ))
+        }
+    }
+    match options.value("lookup-tables").unwrap_or("host") {
+        "host" | "vbmi" | "gather" => Ok(()),
         other => Err(format!(
-            "'isa' is '{other}'; expected host, amx, avx512-vnni, generic or amx-emulated"
+            "'lookup-tables' is '{other}'; expected host, vbmi or gather"
         )),
+    }
+}
+
+/// Whether lookup tables become VBMI permute kernels under `options`.
+fn permute_lookups(options: &PassOptions) -> bool {
+    match options.value("lookup-tables").unwrap_or("host") {
+        "vbmi" => true,
+        "gather" => false,
+        _ => match options.value("isa").unwrap_or("host") {
+            "amx" => true,
+            "host" | "amx-emulated" => host_has_vbmi(),
+            _ => false,
+        },
     }
 }
 
@@ -322,6 +359,22 @@ fn run(module: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
                 "glow-quant-kernels: internal error while generating an int8 kernel",
             );
             return Err(());
+        }
+    }
+    if permute_lookups(options) {
+        for raw in ops_named(module, &["glow.quant.lookup_table"]) {
+            // SAFETY: as above.
+            let op = unsafe { OperationRef::from_raw(raw) };
+            let Some(kernel) = lookup_kernel::kernel_for(op, &names.next()) else {
+                continue;
+            };
+            if lookup_kernel::replace(context, op, &kernel, module_block).is_none() {
+                emit_error(
+                    module.location(),
+                    "glow-quant-kernels: internal error while generating a lookup kernel",
+                );
+                return Err(());
+            }
         }
     }
     Ok(())

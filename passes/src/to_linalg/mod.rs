@@ -132,9 +132,11 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     op.walk(WalkOrder::PreOrder, |nested| {
         let name = nested.name();
         let name = name.as_string_ref().as_str().unwrap_or("");
-        // glow.quant.dot4 is vector code of the int8 kernels, lowered after bufferization.
+        // glow.quant.dot4 and permute_bytes are vector code of the int8 kernels, lowered
+        // after bufferization.
         if (name.starts_with("glow.graph.") || name.starts_with("glow.quant."))
             && name != "glow.quant.dot4"
+            && name != "glow.quant.permute_bytes"
         {
             emit_error(
                 nested.location(),

@@ -265,4 +265,28 @@ def Glow_QuantDot4Op : Glow_Quant_Op<"dot4", [Pure,
   let hasVerifier = 1;
 }
 
+def Glow_QuantPermuteBytesOp : Glow_Quant_Op<"permute_bytes", [Pure,
+    AllTypesMatch<["low", "index", "high", "result"]>]> {
+  let summary = "per byte, one of 128 table bytes chosen by the index's low 7 bits (AVX-512 VBMI's vpermi2b)";
+  let description = [{
+    result[i] = (low ++ high)[index[i] & 127] for 64-byte vectors: the table is `low`
+    (entries 0-63) followed by `high` (64-127); the index's top bit is ignored. The
+    int8 lookup-table kernels of glow-quant-kernels look up a 256-entry table with
+    two of them; glow-lower-dot4 turns it into `llvm.x86.avx512.vpermi2var.qi.512`
+    after bufferization. A pure op, unlike an `llvm.call_intrinsic`, so
+    bufferization, LICM and CSE treat it as arithmetic.
+
+    ```mlir
+    %r = glow.quant.permute_bytes %low, %index, %high : vector<64xi8>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[64], [I8]>:$low,
+                       VectorOfLengthAndType<[64], [I8]>:$index,
+                       VectorOfLengthAndType<[64], [I8]>:$high);
+  let results = (outs VectorOfLengthAndType<[64], [I8]>:$result);
+  let assemblyFormat = [{
+    $low `,` $index `,` $high attr-dict `:` type($result)
+  }];
+}
+
 #endif // GLOW_QUANT_OPS
