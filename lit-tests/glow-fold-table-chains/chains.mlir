@@ -128,3 +128,22 @@ func.func @square(%x: tensor<8x!x>) -> tensor<8x!y> {
   %r = glow.quant.mul %x, %x : (tensor<8x!x>, tensor<8x!x>) -> tensor<8x!y>
   return %r : tensor<8x!y>
 }
+
+// -----
+
+!x = !quant.uniform<u8:f32, 0.05:100>
+!c = !quant.uniform<u8:f32:1, {0.1:100, 0.2:100}>
+
+// Refused: a value in the middle quantized per axis (its scale depends on the
+// element's position, which a table of the input's value cannot know).
+// CHECK-LABEL: func.func @per_axis_middle
+// CHECK: glow.quant.quantize %{{.*}} -> tensor<4x2x!quant.uniform<u8:f32:1
+// CHECK-NOT: glow.quant.lookup_table
+func.func @per_axis_middle(%x: tensor<4x2x!x>) -> tensor<4x2x!x> {
+  %d = glow.quant.dequantize %x : tensor<4x2x!x> -> tensor<4x2xf32>
+  %e = glow.graph.exp %d : tensor<4x2xf32>
+  %c = glow.quant.quantize %e : tensor<4x2xf32> -> tensor<4x2x!c>
+  %cd = glow.quant.dequantize %c : tensor<4x2x!c> -> tensor<4x2xf32>
+  %q = glow.quant.quantize %cd : tensor<4x2xf32> -> tensor<4x2x!x>
+  return %q : tensor<4x2x!x>
+}

@@ -4,7 +4,8 @@
 //! on every storage value. The computation is any DAG of dequantize, quantize,
 //! rescale, the integer add / mul / lookup_table and float arithmetic, comparisons,
 //! selects and activations, with splat constants as its only other operands, whose
-//! intermediate values have no user outside it.
+//! intermediate values have no user outside it and are quantized, if at all, per
+//! tensor.
 //!
 //! onnxruntime's QDQ graphs keep activations the integer ops do not fold as such
 //! chains, with quantizes between the float ops: GELU (ConvNeXt's `x * (1 + erf(x /
@@ -202,11 +203,13 @@ fn splat_scalar(value: Value) -> Option<f64> {
     }
 }
 
-/// The op making `value` if it is a chain op of the chain's shape.
+/// The op making `value` if it is a chain op of the chain's shape, quantized (if at
+/// all) per tensor: a per-axis value's scale depends on the element's position.
 fn chain_producer<'c, 'a>(value: Value<'c, 'a>, shape: &[i64]) -> Option<OperationRef<'c, 'a>> {
     producer(value).filter(|op| {
         CHAIN_OPS.contains(&name_of(*op).as_str())
             && tensor_info(value).is_some_and(|(s, _)| s == shape)
+            && !crate::graph_optimize::sink_movement::per_axis_quantized(*op)
     })
 }
 
