@@ -102,3 +102,11 @@ func.func @lookup_table_size(%x: tensor<8x!quant.uniform<u8:f32, 0.1>>) {
   %y = glow.quant.lookup_table %x table dense<0> : tensor<128xi8> : tensor<8x!quant.uniform<u8:f32, 0.1>> -> tensor<8x!quant.uniform<u8:f32, 0.1>>
   return
 }
+
+// -----
+
+func.func @permute_bytes_width(%a: vector<32xi8>) {
+  // expected-error @+1 {{must be vector of 8-bit signless integer values of length 64}}
+  %p = glow.quant.permute_bytes %a, %a, %a : vector<32xi8>
+  return
+}

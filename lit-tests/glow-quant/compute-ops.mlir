@@ -59,3 +59,14 @@ func.func @profile(%x: tensor<4xf32>) {
   glow.quant.profile %x name "x" bins 2048 id 3 : tensor<4xf32>
   return
 }
+
+// The int8 kernels' vector ops: 4-byte dot products (vpdpbusd) and a 128-byte table
+// permute (vpermi2b), both pure.
+// CHECK-LABEL: func.func @kernel_vector_ops
+func.func @kernel_vector_ops(%acc: vector<16xi32>, %a: vector<64xi8>, %b: vector<64xi8>) -> (vector<16xi32>, vector<64xi8>) {
+  // CHECK: glow.quant.dot4 %{{.*}}, %{{.*}}, %{{.*}} : vector<64xi8> into vector<16xi32>
+  %d = glow.quant.dot4 %acc, %a, %b : vector<64xi8> into vector<16xi32>
+  // CHECK: glow.quant.permute_bytes %{{.*}}, %{{.*}}, %{{.*}} : vector<64xi8>
+  %p = glow.quant.permute_bytes %a, %b, %a : vector<64xi8>
+  return %d, %p : vector<16xi32>, vector<64xi8>
+}
