@@ -198,11 +198,6 @@ pub fn replace(
         &[],
         result.r#type(),
     );
-    // SAFETY: `result` and `value` have the same type; the op is erased right after.
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw());
-        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-        mlir_sys::mlirOperationDestroy(op.to_raw());
-    }
+    super::replace_and_erase(op, value);
     super::append_text(module_block, context, "", &kernel.text())
 }

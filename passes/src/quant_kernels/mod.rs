@@ -181,6 +181,21 @@ impl<'c, 'a> Inserter<'c, 'a> {
     }
 }
 
+/// Gives every user of `op`'s one result `value` (of the result's type) instead, and
+/// erases `op`.
+pub(crate) fn replace_and_erase(op: OperationRef, value: Value) {
+    let Ok(result) = op.result(0) else {
+        return;
+    };
+    // SAFETY: both values are live and of one type; `op` has no users left when it is
+    // detached and destroyed, and the caller drops its handle.
+    unsafe {
+        mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw());
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirOperationDestroy(op.to_raw());
+    }
+}
+
 fn i8_type(context: &Context) -> Type<'_> {
     IntegerType::new(context, 8).into()
 }
@@ -284,12 +299,7 @@ fn replace(
             tensor_type(&y_shape, y_element),
         );
     }
-    // SAFETY: `y` and `value` have the same type; the op is erased right after.
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(y.to_raw(), value.to_raw());
-        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-        mlir_sys::mlirOperationDestroy(op.to_raw());
-    }
+    replace_and_erase(op, value);
     // The kernel function, parsed from its text and moved into the module (an AMX
     // kernel calls the permission helper, declared for the parse only).
     let declarations = if plan.amx {

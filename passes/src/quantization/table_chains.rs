@@ -257,7 +257,7 @@ fn longest_chain<'c, 'a>(root: OperationRef<'c, 'a>, shape: &[i64]) -> Option<Ch
         let inside = |user: &OperationRef| chain.ops.contains(user);
         let closed = chain.ops[1..]
             .iter()
-            .all(|op| operand_users(*op).iter().all(inside));
+            .all(|op| result_users(*op).iter().all(inside));
         if closed
             && (chain.ops.len() > 1 || reads_twice)
             && best.as_ref().is_none_or(|b| chain.ops.len() > b.ops.len())
@@ -311,7 +311,7 @@ fn fold_chain<'c>(
 }
 
 /// The users of `op`'s result.
-fn operand_users<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+fn result_users<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     op.result(0).map(|r| users(r.into())).unwrap_or_default()
 }
 
