@@ -19,10 +19,12 @@
 //! projected permutation whose use of the innermost loop (if any) is its last result
 //! (so vector loads are contiguous or broadcasts), the innermost extent is a multiple
 //! of 8, the vector it makes holds at most [`MAX_ROW`] elements, and its payload has no
-//! `tensor.extract` (gathers stay scalar) but from byte tables of at most 256 entries:
-//! int8 lookup tables (sigmoid / tanh, with the SiLU multiply fused in) are vectorized,
-//! plain elementwise or not, their reads as `vector.gather` (EfficientNet-B0 int8 8.1 ->
-//! 5.3 ms). Other ops are left as they are.
+//! `tensor.extract` (gathers stay scalar) but from byte tables of at most 256 entries
+//! or at indices read from the op's constant operands: int8 lookup tables (sigmoid /
+//! tanh, with the SiLU multiply fused in) are vectorized, plain elementwise or not,
+//! their reads as `vector.gather` (EfficientNet-B0 int8 8.1 -> 5.3 ms), and so are
+//! resizes, whose taps are index tables (LR-ASPP's 21 x 224 x 224 upsampling 3.3 ->
+//! 2.6 ms). Other ops are left as they are.
 
 use super::{list, match_tagged, schedule_dialects, set_tag_named, tile};
 use crate::framework::{
@@ -337,6 +339,52 @@ fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
     only_tables
 }
 
+/// Whether every `tensor.extract` in the payload of `op` reads at indices that are
+/// constants, loop indices or elements of the generic's constant operands (index
+/// tables computed at compile time: resize's taps), so the gathers read where the
+/// tables say, with no index arithmetic per lane. (Gathers at run-time indices, as an
+/// embedding lookup, stay scalar.)
+fn gathers_at_table_indices(op: OperationRef) -> bool {
+    let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        return false;
+    };
+    // A block argument of the body whose operand is a constant tensor.
+    let constant_table = |value: melior::ir::Value| {
+        melior::ir::block::BlockArgument::try_from(value).is_ok_and(|argument| {
+            argument.owner() == body
+                && op
+                    .operand(argument.argument_number())
+                    .ok()
+                    .and_then(|table| melior::ir::operation::OperationResult::try_from(table).ok())
+                    .is_some_and(|table| {
+                        table.owner().name().as_string_ref().as_str() == Ok("arith.constant")
+                    })
+        })
+    };
+    let table_index = |value: melior::ir::Value| {
+        let Ok(defining) = melior::ir::operation::OperationResult::try_from(value) else {
+            return false;
+        };
+        let producer = defining.owner();
+        match producer.name().as_string_ref().as_str() {
+            Ok("arith.constant" | "linalg.index") => true,
+            Ok("arith.index_cast") => producer.operand(0).is_ok_and(constant_table),
+            _ => false,
+        }
+    };
+    let mut from_tables = true;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        if nested.name().as_string_ref().as_str() == Ok("tensor.extract")
+            && !nested.operands().skip(1).all(table_index)
+        {
+            from_tables = false;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    from_tables
+}
+
 /// Whether the payload of `op` gathers (`tensor.extract`).
 pub(crate) fn gathers(op: OperationRef) -> bool {
     let mut found = false;
@@ -368,7 +416,8 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             continue;
         }
         let lookups = gathers(op);
-        let rows = if lookups && !gathers_only_from_byte_tables(op) {
+        let rows = if lookups && !gathers_only_from_byte_tables(op) && !gathers_at_table_indices(op)
+        {
             None
         } else {
             row_tiling(op, lookups)

@@ -1,0 +1,63 @@
+// glow-cpu-vectorize-elementwise: a generic whose reads are gathers at indices taken
+// from its own operands (tables computed at compile time: resize's taps) or from loop
+// indices becomes rows of vector code, its reads vector.gather; a gather at an index
+// computed in the body (an embedding lookup clamped per element) stays scalar.
+// RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
+
+#row = affine_map<(d0, d1, d2) -> (d2)>
+#all = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// A linear resize along the innermost dimension, 8 -> 32: two taps, two weights.
+// CHECK-LABEL: func.func @resize_rows
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.gather %{{.*}} : tensor<2x3x8xf32>, vector<1x1x32xindex>, vector<1x1x32xi1>, vector<1x1x32xf32> into vector<1x1x32xf32>
+// CHECK: vector.gather %{{.*}} : tensor<2x3x8xf32>, vector<1x1x32xindex>, vector<1x1x32xi1>, vector<1x1x32xf32> into vector<1x1x32xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x1x32xf64>
+// CHECK-NOT: linalg.generic
+func.func @resize_rows(%x: tensor<2x3x8xf32>) -> tensor<2x3x32xf32> {
+  %low = arith.constant dense<[0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7]> : tensor<32xi32>
+  %high = arith.constant dense<[0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7]> : tensor<32xi32>
+  %w_low = arith.constant dense<0.5> : tensor<32xf64>
+  %w_high = arith.constant dense<0.5> : tensor<32xf64>
+  %empty = tensor.empty() : tensor<2x3x32xf32>
+  %y = linalg.generic {indexing_maps = [#row, #row, #row, #row, #all], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%low, %high, %w_low, %w_high : tensor<32xi32>, tensor<32xi32>, tensor<32xf64>, tensor<32xf64>) outs(%empty : tensor<2x3x32xf32>) {
+  ^bb0(%l: i32, %h: i32, %wl: f64, %wh: f64, %out: f32):
+    %n = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %li = arith.index_cast %l : i32 to index
+    %hi = arith.index_cast %h : i32 to index
+    %a = tensor.extract %x[%n, %c, %li] : tensor<2x3x8xf32>
+    %b = tensor.extract %x[%n, %c, %hi] : tensor<2x3x8xf32>
+    %aw = arith.extf %a : f32 to f64
+    %bw = arith.extf %b : f32 to f64
+    %ta = arith.mulf %aw, %wl : f64
+    %tb = arith.mulf %bw, %wh : f64
+    %s = arith.addf %ta, %tb : f64
+    %r = arith.truncf %s : f64 to f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x32xf32>
+  return %y : tensor<2x3x32xf32>
+}
+
+// The index is computed in the body (clamped): left to the scalar loops.
+// CHECK-LABEL: func.func @computed_index
+// CHECK-NOT: vector.gather
+// CHECK: linalg.generic
+// CHECK: tensor.extract
+func.func @computed_index(%table: tensor<100xf32>, %ids: tensor<2x3x32xi32>) -> tensor<2x3x32xf32> {
+  %empty = tensor.empty() : tensor<2x3x32xf32>
+  %y = linalg.generic {indexing_maps = [#all, #all], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<2x3x32xi32>) outs(%empty : tensor<2x3x32xf32>) {
+  ^bb0(%id: i32, %out: f32):
+    %zero = arith.constant 0 : i32
+    %last = arith.constant 99 : i32
+    %low = arith.maxsi %id, %zero : i32
+    %clamped = arith.minsi %low, %last : i32
+    %i = arith.index_cast %clamped : i32 to index
+    %v = tensor.extract %table[%i] : tensor<100xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x3x32xf32>
+  return %y : tensor<2x3x32xf32>
+}
