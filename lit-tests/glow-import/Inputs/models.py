@@ -168,6 +168,28 @@ def silu_cnn():
                  [weight("w", 8, 3, 3, 3), weight("b", 8)])
 
 
+def atrous_convs():
+    """DeepLabV3's ASPP on a 1 x 8 x 6 x 6 map: 3x3 convs 8 -> 4 with dilation and
+    padding 2 (every tap live), 4 (the outer taps read rows 0-1 and 4-5) and 8 (only
+    the centre tap reads the map), a stride-2 one with dilation 6 on the height only,
+    their outputs concatenated, and a bilinear upsampling to 24 x 24."""
+    nodes = []
+    outputs = []
+    for k, (dilations, pads, strides) in enumerate([([2, 2], [2] * 4, [1, 1]), ([4, 4], [4] * 4, [1, 1]),
+                                                   ([8, 8], [8] * 4, [1, 1]),
+                                                   ([6, 1], [6, 1, 6, 1], [2, 1])]):
+        nodes.append(helper.make_node("Conv", ["x", f"w{k}", f"b{k}"], [f"c{k}"], name=f"aspp{k}",
+                                      dilations=dilations, pads=pads, strides=strides))
+        outputs.append(f"c{k}")
+    nodes.append(helper.make_node("Concat", outputs[:3], ["cat"], axis=1, name="cat"))
+    nodes.append(helper.make_node("Resize", ["cat", "", "scales"], ["y"], name="up", mode="linear"))
+    scales = numpy_helper.from_array(np.array([1, 1, 4, 4], dtype=np.float32), "scales")
+    weights = [w for k in range(4) for w in (weight(f"w{k}", 4, 8, 3, 3), weight(f"b{k}", 4))]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 8, 6, 6])],
+                 [value("y", TensorProto.FLOAT, [1, 12, 24, 24]),
+                  value("c3", TensorProto.FLOAT, [1, 4, 3, 6])], weights + [scales])
+
+
 def gelu_mlp():
     """MatMul, GELU as torch.onnx exports it (x * (1 + erf(x / sqrt 2)) * 0.5), MatMul:
     the chain onnxruntime's QDQ quantization leaves between quantizes."""
@@ -332,6 +354,8 @@ def main():
         m = encoder(fill=-np.inf)
     elif kind == "small-cnn":
         m = small_cnn()
+    elif kind == "atrous-convs":
+        m = atrous_convs()
     elif kind == "small-cnn-int8-u8-weights":
         quantized_with_onnxruntime(small_cnn(), path, uint8_weights=True)
         return

@@ -41,8 +41,8 @@ fn is_f32(value: Value) -> bool {
         .unwrap_or(false)
 }
 
-/// The f32 data of a constant or splat value.
-fn constant_f32(value: Value) -> Option<Vec<f32>> {
+/// The f32 data of a constant or splat value (also read by [`super::padding_taps`]).
+pub(crate) fn constant_f32(value: Value) -> Option<Vec<f32>> {
     if !is_f32(value) {
         return None;
     }

@@ -2,6 +2,7 @@
 //! rules on MLIR's greedy driver, which also folds (reshape chains, identity
 //! transposes, rescales ...) and removes dead nodes as it goes:
 //! - batch_norm of a conv2d with constant weights -> one conv2d ([`fold_batch_norm`])
+//! - conv2d taps that only read padding -> cut from the filter ([`padding_taps`])
 //! - transpose of transpose -> one transpose (or nothing)    ([`compose_transposes`])
 //! - elementwise ops of transposes / reshapes -> the transpose / reshape of the op, so
 //!   movements meet and cancel                                ([`sink_movement`])
@@ -17,6 +18,7 @@
 pub mod compose_transposes;
 pub mod fold_batch_norm;
 pub mod layout_free_operands;
+pub mod padding_taps;
 pub mod sink_broadcast;
 pub mod sink_concat;
 pub mod sink_movement;
@@ -34,6 +36,7 @@ pub const RULES: &[(&str, &[&Rule])] = &[
         "fold-batch-norm",
         &[&fold_batch_norm::FOLD_BATCH_NORM_INTO_CONV],
     ),
+    ("trim-padding-taps", &[&padding_taps::TRIM_PADDING_TAPS]),
     (
         "compose-transposes",
         &[&compose_transposes::COMPOSE_TRANSPOSES],
@@ -58,7 +61,7 @@ pub static GRAPH_OPTIMIZE: PassDefinition = PassDefinition {
     anchor: Some("func.func"),
     options: &[PassOption {
         name: "disable",
-        description: "Rules to skip (fold-batch-norm, compose-transposes, sink-transposes, sink-reshapes)",
+        description: "Rules to skip (fold-batch-norm, trim-padding-taps, compose-transposes, sink-transposes, sink-reshapes)",
         kind: OptionKind::StringList,
         default: None,
     }],
