@@ -3,6 +3,8 @@
 //! transposes, rescales ...) and removes dead nodes as it goes:
 //! - batch_norm of a conv2d with constant weights -> one conv2d ([`fold_batch_norm`])
 //! - conv2d taps that only read padding -> cut from the filter ([`padding_taps`])
+//! - conv2d mostly reading padding -> one conv2d per region of equal live taps
+//!   ([`padding_regions`])
 //! - transpose of transpose -> one transpose (or nothing)    ([`compose_transposes`])
 //! - elementwise ops of transposes / reshapes -> the transpose / reshape of the op, so
 //!   movements meet and cancel                                ([`sink_movement`])
@@ -18,6 +20,7 @@
 pub mod compose_transposes;
 pub mod fold_batch_norm;
 pub mod layout_free_operands;
+pub mod padding_regions;
 pub mod padding_taps;
 pub mod sink_broadcast;
 pub mod sink_concat;
@@ -37,6 +40,10 @@ pub const RULES: &[(&str, &[&Rule])] = &[
         &[&fold_batch_norm::FOLD_BATCH_NORM_INTO_CONV],
     ),
     ("trim-padding-taps", &[&padding_taps::TRIM_PADDING_TAPS]),
+    (
+        "split-padding-regions",
+        &[&padding_regions::SPLIT_PADDING_REGIONS],
+    ),
     (
         "compose-transposes",
         &[&compose_transposes::COMPOSE_TRANSPOSES],
@@ -61,7 +68,7 @@ pub static GRAPH_OPTIMIZE: PassDefinition = PassDefinition {
     anchor: Some("func.func"),
     options: &[PassOption {
         name: "disable",
-        description: "Rules to skip (fold-batch-norm, trim-padding-taps, compose-transposes, sink-transposes, sink-reshapes)",
+        description: "Rules to skip (fold-batch-norm, trim-padding-taps, split-padding-regions, compose-transposes, sink-transposes, sink-reshapes)",
         kind: OptionKind::StringList,
         default: None,
     }],

@@ -109,7 +109,7 @@ pub fn trim(axis: Axis) -> Option<(i64, Axis, i64)> {
 }
 
 /// The shape of a statically shaped tensor.
-fn shape(value: Value) -> Option<Vec<i64>> {
+pub(super) fn shape(value: Value) -> Option<Vec<i64>> {
     let r#type = RankedTensorType::try_from(value.r#type()).ok()?;
     (0..r#type.rank())
         .map(|d| match r#type.dim_size(d) {
@@ -121,7 +121,7 @@ fn shape(value: Value) -> Option<Vec<i64>> {
 
 /// `filter[:, :, h0 .. h0 + kh, w0 .. w0 + kw]`: a new constant of an f32 constant
 /// filter, else a glow.graph.slice.
-fn sliced_filter<'c, 'a>(
+pub(super) fn sliced_filter<'c, 'a>(
     context: &'c Context,
     rewriter: &'a RewriterBase<'c, 'a>,
     conv: OperationRef<'c, 'a>,
@@ -163,6 +163,92 @@ fn sliced_filter<'c, 'a>(
     Some(rewriter.insert(op).result(0).ok()?.into())
 }
 
+/// A conv2d's static shapes and spatial geometry.
+pub(super) struct Geometry {
+    /// Input shape.
+    pub x: Vec<i64>,
+    /// Result shape.
+    pub y: Vec<i64>,
+    /// The first spatial dimension of the input and result (H: 2 in NCHW, 1 in NHWC).
+    pub spatial: usize,
+    /// Height and width.
+    pub axes: [Axis; 2],
+    /// [top, left, bottom, right].
+    pub pads: [i64; 4],
+}
+
+/// The geometry of a conv2d with static shapes.
+pub(super) fn geometry(op: OperationRef) -> Option<Geometry> {
+    let x = shape(op.operand(0).ok()?)?;
+    let w = shape(op.operand(1).ok()?)?;
+    let y = shape(op.result(0).ok()?.into())?;
+    if x.len() != 4 || w.len() != 4 || y.len() != 4 {
+        return None;
+    }
+    let strides = i64_array(op, "strides").unwrap_or(vec![1, 1]);
+    let pads = i64_array(op, "pads").unwrap_or(vec![0; 4]);
+    let dilations = i64_array(op, "dilations").unwrap_or(vec![1, 1]);
+    let ([sh, sw], [top, left, bottom, right], [dh, dw]) =
+        (&strides[..], &pads[..], &dilations[..])
+    else {
+        return None;
+    };
+    let spatial = if op.attribute("channels_last").is_ok() {
+        1
+    } else {
+        2
+    };
+    let axis = |a: usize, stride: i64, dilation: i64, pad_before: i64| Axis {
+        input: x[spatial + a],
+        taps: w[2 + a],
+        stride,
+        dilation,
+        pad_before,
+        output: y[spatial + a],
+    };
+    Some(Geometry {
+        axes: [axis(0, *sh, *dh, *top), axis(1, *sw, *dw, *left)],
+        pads: [*top, *left, *bottom, *right],
+        x,
+        y,
+        spatial,
+    })
+}
+
+/// A conv2d like `op` (same bias, strides, group and layout) on `input` with `filter`
+/// and `spacing` (pads [top, left, bottom, right] and dilations [h, w]), giving a
+/// result of `result` type.
+pub(super) fn conv_like<'c, 'a>(
+    context: &'c Context,
+    rewriter: &'a RewriterBase<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    input: Value<'c, 'a>,
+    filter: Value<'c, 'a>,
+    spacing: ([i64; 4], [i64; 2]),
+    result: Type<'c>,
+) -> Option<Value<'c, 'a>> {
+    let (pads, dilations) = spacing;
+    let mut operands: Vec<Value> = op.operands().collect();
+    operands[0] = input;
+    operands[1] = filter;
+    let array = |values: &[i64]| DenseI64ArrayAttribute::new(context, values).into();
+    let attributes: Vec<(Identifier, melior::ir::Attribute)> = op
+        .attributes()
+        .filter(|(name, _)| !matches!(name.as_string_ref().as_str(), Ok("pads" | "dilations")))
+        .chain([
+            (Identifier::new(context, "pads"), array(&pads)),
+            (Identifier::new(context, "dilations"), array(&dilations)),
+        ])
+        .collect();
+    let conv = OperationBuilder::new("glow.graph.conv2d", op.location())
+        .add_operands(&operands)
+        .add_attributes(&attributes)
+        .add_results(&[result])
+        .build()
+        .ok()?;
+    Some(rewriter.insert(conv).result(0).ok()?.into())
+}
+
 fn rewrite<'c>(
     context: &'c Context,
     op: OperationRef<'c, '_>,
@@ -171,34 +257,9 @@ fn rewrite<'c>(
     let (Ok(input), Ok(filter), Ok(result)) = (op.operand(0), op.operand(1), op.result(0)) else {
         return false;
     };
-    let (Some(x), Some(w), Some(y)) = (shape(input), shape(filter), shape(result.into())) else {
+    let Some(Geometry { axes, pads, .. }) = geometry(op) else {
         return false;
     };
-    if x.len() != 4 || w.len() != 4 || y.len() != 4 {
-        return false;
-    }
-    let strides = i64_array(op, "strides").unwrap_or(vec![1, 1]);
-    let pads = i64_array(op, "pads").unwrap_or(vec![0; 4]);
-    let dilations = i64_array(op, "dilations").unwrap_or(vec![1, 1]);
-    if strides.len() != 2 || pads.len() != 4 || dilations.len() != 2 {
-        return false;
-    }
-    // Spatial dimensions of the input and result: H, W after the channels in NCHW.
-    let spatial = if op.attribute("channels_last").is_ok() {
-        1
-    } else {
-        2
-    };
-    let axes: Vec<Axis> = (0..2)
-        .map(|a| Axis {
-            input: x[spatial + a],
-            taps: w[2 + a],
-            stride: strides[a],
-            dilation: dilations[a],
-            pad_before: pads[a],
-            output: y[spatial + a],
-        })
-        .collect();
     let trimmed: Vec<Option<(i64, Axis, i64)>> = axes.iter().map(|a| trim(*a)).collect();
     if trimmed.iter().all(Option::is_none) {
         return false;
@@ -227,43 +288,19 @@ fn rewrite<'c>(
     ) else {
         return false;
     };
-    let mut operands: Vec<Value> = op.operands().collect();
-    operands[1] = new_filter;
-    let array = |values: &[i64]| DenseI64ArrayAttribute::new(context, values).into();
-    let attributes: Vec<(Identifier, melior::ir::Attribute)> = op
-        .attributes()
-        .map(|(name, value)| match name.as_string_ref().as_str() {
-            Ok("pads") => (name, array(&new_pads)),
-            Ok("dilations") => (name, array(&[kept[0].1.dilation, kept[1].1.dilation])),
-            _ => (name, value),
-        })
-        .chain(
-            // Pads and dilations left at their defaults are absent: add them.
-            [
-                ("pads", array(&new_pads)),
-                (
-                    "dilations",
-                    array(&[kept[0].1.dilation, kept[1].1.dilation]),
-                ),
-            ]
-            .into_iter()
-            .filter(|(name, _)| op.attribute(name).is_err())
-            .map(|(name, value)| (Identifier::new(context, name), value)),
-        )
-        .collect();
-    let Ok(conv) = OperationBuilder::new("glow.graph.conv2d", op.location())
-        .add_operands(&operands)
-        .add_attributes(&attributes)
-        .add_results(&[result.r#type()])
-        .build()
-    else {
+    let dilations = [kept[0].1.dilation, kept[1].1.dilation];
+    let Some(trimmed_result) = conv_like(
+        context,
+        rewriter,
+        op,
+        input,
+        new_filter,
+        (new_pads, dilations),
+        result.r#type(),
+    ) else {
         return false;
     };
-    let conv = rewriter.insert(conv);
-    let Ok(trimmed_result) = conv.result(0) else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[trimmed_result.into()]);
+    rewriter.replace_op_with_values(op, &[trimmed_result]);
     erase_dead_weights(rewriter, &[filter]);
     true
 }
