@@ -1,7 +1,9 @@
 // glow-cpu-vectorize-elementwise: a generic whose reads are gathers at indices taken
-// from its own operands (tables computed at compile time: resize's taps) or from loop
-// indices becomes rows of vector code, its reads vector.gather; a gather at an index
-// computed in the body (an embedding lookup clamped per element) stays scalar.
+// from constant tables (compile-time tables: resize's taps, as operands or read at
+// loop indices) or from loop indices becomes rows of vector code, its reads
+// vector.gather, or whole-row reads where the index is invariant along the row; a
+// gather at an index computed in the body (an embedding lookup clamped per element)
+// stays scalar.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
 #row = affine_map<(d0, d1, d2) -> (d2)>
@@ -39,6 +41,36 @@ func.func @resize_rows(%x: tensor<2x3x8xf32>) -> tensor<2x3x32xf32> {
     linalg.yield %r : f32
   } -> tensor<2x3x32xf32>
   return %y : tensor<2x3x32xf32>
+}
+
+// A resize along an outer dimension: the row index is an element of a constant table
+// read at an outer loop index, invariant along the row, so each row is one
+// contiguous read (no gather).
+// CHECK-LABEL: func.func @resize_outer
+// CHECK: scf.for
+// CHECK-NOT: vector.gather
+// CHECK: vector.transfer_read %arg0[{{.*}}], %{{.*}} {in_bounds = [true, true, true]} : tensor<2x8x32xf64>, vector<1x1x32xf64>
+// CHECK-NOT: vector.gather
+// CHECK-NOT: linalg.generic
+#height = affine_map<(d0, d1, d2) -> (d1)>
+func.func @resize_outer(%x: tensor<2x8x32xf64>) -> tensor<2x32x32xf32> {
+  %low = arith.constant dense<[0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7]> : tensor<32xi32>
+  %w = arith.constant dense<0.5> : tensor<32xf64>
+  %empty = tensor.empty() : tensor<2x32x32xf32>
+  %y = linalg.generic {indexing_maps = [#height, #all], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w : tensor<32xf64>) outs(%empty : tensor<2x32x32xf32>) {
+  ^bb0(%weight: f64, %out: f32):
+    %n = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %c = linalg.index 2 : index
+    %row = tensor.extract %low[%h] : tensor<32xi32>
+    %r = arith.index_cast %row : i32 to index
+    %a = tensor.extract %x[%n, %r, %c] : tensor<2x8x32xf64>
+    %t = arith.mulf %a, %weight : f64
+    %narrow = arith.truncf %t : f64 to f32
+    linalg.yield %narrow : f32
+  } -> tensor<2x32x32xf32>
+  return %y : tensor<2x32x32xf32>
 }
 
 // The index is computed in the body (clamped): left to the scalar loops.

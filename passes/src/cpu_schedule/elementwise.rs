@@ -339,6 +339,18 @@ fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
     only_tables
 }
 
+/// The op defining `value`, if an op does.
+fn producer<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    melior::ir::operation::OperationResult::try_from(value)
+        .ok()
+        .map(|result| result.owner())
+}
+
+/// The name of `op`.
+fn name(op: OperationRef) -> Result<String, std::str::Utf8Error> {
+    op.name().as_string_ref().as_str().map(str::to_owned)
+}
+
 /// Whether every `tensor.extract` in the payload of `op` reads at indices that are
 /// constants, loop indices or elements of the generic's constant operands (index
 /// tables computed at compile time: resize's taps), so the gathers read where the
@@ -361,14 +373,28 @@ fn gathers_at_table_indices(op: OperationRef) -> bool {
                     })
         })
     };
+    // An element of a constant table read at loop indices.
+    let table_entry = |value: melior::ir::Value| {
+        constant_table(value)
+            || producer(value).is_some_and(|read| {
+                name(read).as_deref() == Ok("tensor.extract")
+                    && read
+                        .operand(0)
+                        .ok()
+                        .and_then(producer)
+                        .is_some_and(|table| name(table).as_deref() == Ok("arith.constant"))
+                    && read.operands().skip(1).all(|i| {
+                        producer(i).is_some_and(|p| name(p).as_deref() == Ok("linalg.index"))
+                    })
+            })
+    };
     let table_index = |value: melior::ir::Value| {
-        let Ok(defining) = melior::ir::operation::OperationResult::try_from(value) else {
+        let Some(producer) = producer(value) else {
             return false;
         };
-        let producer = defining.owner();
-        match producer.name().as_string_ref().as_str() {
+        match name(producer).as_deref() {
             Ok("arith.constant" | "linalg.index") => true,
-            Ok("arith.index_cast") => producer.operand(0).is_ok_and(constant_table),
+            Ok("arith.index_cast") => producer.operand(0).is_ok_and(table_entry),
             _ => false,
         }
     };

@@ -32,6 +32,7 @@ pub mod quantized_contraction;
 pub mod quantized_elementwise;
 pub mod remainder_and_shifts;
 pub mod resize;
+mod resize_separable;
 pub mod rules;
 pub mod scatter_generic;
 pub mod signless;

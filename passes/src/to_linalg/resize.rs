@@ -24,9 +24,11 @@ use crate::{framework::Rule, lower_nodes::builder::tensor_info};
 use melior::ir::{operation::OperationLike, r#type::IntegerType, Type, Value, ValueLike};
 
 /// How one dimension is resampled.
-struct Axis {
-    input: i64,
-    output: i64,
+pub(super) struct Axis {
+    /// Input length.
+    pub input: i64,
+    /// Output length.
+    pub output: i64,
     scale: f64,
     roi: (f64, f64),
 }
@@ -152,13 +154,13 @@ fn taps(x: f64, axis: &Axis, options: &Options) -> Taps {
 }
 
 /// One resampled dimension's tables, each over its output index.
-struct Tables {
+pub(super) struct Tables {
     /// Per tap, the clamped input index of each output index.
-    indices: Vec<Vec<i64>>,
+    pub indices: Vec<Vec<i64>>,
     /// Per tap, the weight of each output index (none for nearest).
-    weights: Option<Vec<Vec<f64>>>,
+    pub weights: Option<Vec<Vec<f64>>>,
     /// Whether each output index's coordinate lies outside the input (crops only).
-    outside: Option<Vec<bool>>,
+    pub outside: Option<Vec<bool>>,
 }
 
 fn tables(axis: &Axis, options: &Options, coordinates: &str, crop: bool) -> Tables {
@@ -189,6 +191,45 @@ fn tables(axis: &Axis, options: &Options, coordinates: &str, crop: bool) -> Tabl
         weights,
         outside,
     }
+}
+
+/// One dimension's tables as 1-D constants: its tap indices (i32 unless the input
+/// dimension needs i64), then its tap weights (f64), then its outside flags (bytes).
+pub(super) fn table_constants<'c, 'r>(
+    b: &LinalgBuilder<'c, 'r, '_>,
+    tables: &Tables,
+    axis: &Axis,
+) -> Vec<Value<'c, 'r>> {
+    let context = b.context;
+    let (i8, i32, i64): (Type, Type, Type) = (
+        IntegerType::new(context, 8).into(),
+        IntegerType::new(context, 32).into(),
+        IntegerType::new(context, 64).into(),
+    );
+    let mut columns: Vec<(Vec<u8>, Type)> = Vec::new();
+    for column in &tables.indices {
+        columns.push(if axis.input <= i64::from(i32::MAX) {
+            let bytes = column.iter().flat_map(|i| (*i as i32).to_le_bytes());
+            (bytes.collect(), i32)
+        } else {
+            (column.iter().flat_map(|i| i.to_le_bytes()).collect(), i64)
+        });
+    }
+    for column in tables.weights.iter().flatten() {
+        let bytes = column.iter().flat_map(|w| w.to_le_bytes());
+        columns.push((bytes.collect(), Type::float64(context)));
+    }
+    if let Some(outside) = &tables.outside {
+        columns.push((outside.iter().map(|o| u8::from(*o)).collect(), i8));
+    }
+    columns
+        .into_iter()
+        .map(|(bytes, element)| {
+            let r#type = b.tensor(&[axis.output], element);
+            let values = glow_dialects::elements::dense_elements(r#type, &bytes);
+            b.constant(values, r#type)
+        })
+        .collect()
 }
 
 rule!(RESIZE, "glow.graph.resize", |context, op, rewriter| {
@@ -237,12 +278,23 @@ rule!(RESIZE, "glow.graph.resize", |context, op, rewriter| {
         .collect();
 
     let b = LinalgBuilder::before(context, op, rewriter);
+    // Weighted taps along two or more dimensions: one dimension at a time.
+    let resampled_count = per_dimension.iter().flatten().count();
+    if options.mode != "nearest" && !crop && resampled_count >= 2 {
+        let resized = super::resize_separable::resample_each_dimension(
+            &b,
+            input,
+            element,
+            &in_shape,
+            &axes,
+            &per_dimension,
+        );
+        rewriter.replace_op_with_values(op, &[resized]);
+        return true;
+    }
     let f64_type = Type::float64(context);
     let i1: Type = IntegerType::new(context, 1).into();
-    let i8: Type = IntegerType::new(context, 8).into();
     let index = Type::index(context);
-    let i32: Type = IntegerType::new(context, 32).into();
-    let i64: Type = IntegerType::new(context, 64).into();
     let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
     let identity = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
     // The table operands, in the order the body reads them: per resampled dimension,
@@ -252,29 +304,8 @@ rule!(RESIZE, "glow.graph.resize", |context, op, rewriter| {
     for (d, tables) in per_dimension.iter().enumerate() {
         let Some(tables) = tables else { continue };
         let map = format!("affine_map<({}) -> (d{d})>", dims.join(", "));
-        let length = axes[d].output;
-        let mut columns: Vec<(Vec<u8>, Type)> = Vec::new();
-        for column in &tables.indices {
-            columns.push(if axes[d].input <= i64::from(i32::MAX) {
-                let bytes = column.iter().flat_map(|i| (*i as i32).to_le_bytes());
-                (bytes.collect(), i32)
-            } else {
-                (column.iter().flat_map(|i| i.to_le_bytes()).collect(), i64)
-            });
-        }
-        for column in tables.weights.iter().flatten() {
-            columns.push((
-                column.iter().flat_map(|w| w.to_le_bytes()).collect(),
-                f64_type,
-            ));
-        }
-        if let Some(outside) = &tables.outside {
-            columns.push((outside.iter().map(|o| u8::from(*o)).collect(), i8));
-        }
-        for (bytes, element) in columns {
-            let r#type = b.tensor(&[length], element);
-            let values = glow_dialects::elements::dense_elements(r#type, &bytes);
-            ins.push(b.constant(values, r#type));
+        for table in table_constants(&b, tables, &axes[d]) {
+            ins.push(table);
             maps.push(map.clone());
         }
     }
