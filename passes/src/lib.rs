@@ -8,6 +8,7 @@
 pub mod byte_bools;
 pub mod channels_last;
 pub mod copies_to_linalg;
+pub mod copy_views;
 pub mod cpu_schedule;
 pub mod distinct_results;
 pub mod export_linalg;

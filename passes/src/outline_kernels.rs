@@ -8,7 +8,8 @@
 //! of a ResNet) become one function, so the lowering to LLVM and LLVM's optimizer and
 //! code generator work on each distinct kernel once. Kernels are `noinline`: LLVM
 //! would otherwise inline the single-call ones back into one huge function, whose
-//! dominator-tree and loop analyses cost more than linear time.
+//! dominator-tree and loop analyses cost more than linear time. Copies first get views
+//! of run-time extents ([`crate::copy_views`]), so copies of one rank share a kernel.
 
 use crate::framework::{emit_error, PassDefinition, PassOptions};
 use melior::{
@@ -276,6 +277,7 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         while let Some(op) = next {
             next = op.next_in_block();
             if op.region_count() > 0 && op.next_in_block().is_some() {
+                crate::copy_views::make_extents_run_time(context, op);
                 kernels.push(op);
             }
         }

@@ -190,6 +190,22 @@ def atrous_convs():
                   value("c3", TensorProto.FLOAT, [1, 4, 3, 6])], weights + [scales])
 
 
+def dense_concats():
+    """DenseNet's pattern on 1 x 8 x 6 x 6: two convs (8 -> 4, 8 -> 12), then every
+    feature so far concatenated twice ([x, a] and [x, a, b]): five copies of three
+    shapes into slices of two results."""
+    nodes = [
+        helper.make_node("Conv", ["x", "wa", "ba"], ["a"], name="conv_a", pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["x", "wb", "bb"], ["b"], name="conv_b"),
+        helper.make_node("Concat", ["x", "a"], ["first"], axis=1, name="concat_first"),
+        helper.make_node("Concat", ["x", "a", "b"], ["second"], axis=1, name="concat_second"),
+    ]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 8, 6, 6])],
+                 [value("first", TensorProto.FLOAT, [1, 12, 6, 6]),
+                  value("second", TensorProto.FLOAT, [1, 24, 6, 6])],
+                 [weight("wa", 4, 8, 3, 3), weight("ba", 4), weight("wb", 12, 8, 1, 1), weight("bb", 12)])
+
+
 def gelu_mlp():
     """MatMul, GELU as torch.onnx exports it (x * (1 + erf(x / sqrt 2)) * 0.5), MatMul:
     the chain onnxruntime's QDQ quantization leaves between quantizes."""
@@ -354,6 +370,8 @@ def main():
         m = encoder(fill=-np.inf)
     elif kind == "small-cnn":
         m = small_cnn()
+    elif kind == "dense-concats":
+        m = dense_concats()
     elif kind == "atrous-convs":
         m = atrous_convs()
     elif kind == "small-cnn-int8-u8-weights":
