@@ -9,7 +9,11 @@ Usage: export_torch_models.py [--output-dir DIR] [NAME ...]
 NAME is torch_resnet50, torch_mobilenetv2, torch_efficientnet_b0, torch_squeezenet,
 torch_bert (the default: these five), or one named on request: torch_resnet18,
 torch_vgg11, torch_vit_b_16, torch_swin_t, torch_convnext_tiny, torch_resnext50,
-torch_regnet_y_400mf, torch_mobilenet_v3_large; written as DIR/NAME.onnx (default
+torch_regnet_y_400mf, torch_mobilenet_v3_large, and the survey's (python/model_survey.py):
+torch_densenet121, torch_googlenet, torch_inception_v3 (299 x 299), torch_shufflenet_v2,
+torch_mnasnet, torch_mobilenet_v3_small, torch_efficientnet_v2_s, torch_alexnet,
+torch_fcn_resnet50, torch_deeplabv3_mobilenet_v3, torch_lraspp_mobilenet_v3 (segmentation:
+output "out", 21 classes at the input's size); written as DIR/NAME.onnx (default
 .cache/models).
 
 Needs torch and torchvision: Debian's python3-torch / python3-torchvision (CPU builds;
@@ -131,13 +135,45 @@ class BertModel(nn.Module):
         return hidden_states
 
 
-def export_vision(name, builder, path):
+def export_vision(name, builder, path, size=224, output="logits"):
     model = builder(weights=None).eval()
-    example = torch.randn(1, 3, 224, 224)
+    example = torch.randn(1, 3, size, size)
     torch.onnx.export(model, (example,), str(path), opset_version=OPSET,
-                      input_names=["input"], output_names=["logits"],
-                      dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}},
+                      input_names=["input"], output_names=[output],
+                      dynamic_axes={"input": {0: "batch"}, output: {0: "batch"}},
                       do_constant_folding=True)
+
+
+def survey_models(torchvision):
+    """The survey's torchvision models: name -> (builder, input size, output name).
+    Random weights, no pretrained backbone (nothing is downloaded)."""
+    models, segmentation = torchvision.models, torchvision.models.segmentation
+
+    def plain(build, **kwargs):
+        return lambda weights: build(weights=weights, **kwargs)
+
+    def dense_prediction(build):
+        return lambda weights: build(weights=weights, weights_backbone=None, aux_loss=None)
+
+    return {
+        "torch_densenet121": (plain(models.densenet121), 224, "logits"),
+        "torch_googlenet": (plain(models.googlenet, aux_logits=False, init_weights=True), 224,
+                            "logits"),
+        "torch_inception_v3": (plain(models.inception_v3, aux_logits=False, init_weights=True),
+                               299, "logits"),
+        "torch_shufflenet_v2": (plain(models.shufflenet_v2_x1_0), 224, "logits"),
+        "torch_mnasnet": (plain(models.mnasnet1_0), 224, "logits"),
+        "torch_mobilenet_v3_small": (plain(models.mobilenet_v3_small), 224, "logits"),
+        "torch_efficientnet_v2_s": (plain(models.efficientnet_v2_s), 224, "logits"),
+        "torch_alexnet": (plain(models.alexnet), 224, "logits"),
+        "torch_fcn_resnet50": (dense_prediction(segmentation.fcn_resnet50), 224, "out"),
+        "torch_deeplabv3_mobilenet_v3": (
+            dense_prediction(segmentation.deeplabv3_mobilenet_v3_large), 224, "out"),
+        "torch_lraspp_mobilenet_v3": (
+            lambda weights: segmentation.lraspp_mobilenet_v3_large(weights=weights,
+                                                                   weights_backbone=None),
+            224, "out"),
+    }
 
 
 def export_bert(path):
@@ -176,6 +212,7 @@ def main():
     extra = ("torch_resnet18", "torch_vgg11", "torch_vit_b_16", "torch_swin_t",
              "torch_convnext_tiny", "torch_resnext50", "torch_regnet_y_400mf",
              "torch_mobilenet_v3_large")
+    survey = survey_models(torchvision)
     parser.add_argument("names", nargs="*",
                         default=[*(n for n in vision if n not in extra), "torch_bert"])
     parser.add_argument("--output-dir", default=str(ROOT / ".cache" / "models"))
@@ -187,10 +224,14 @@ def main():
         path = directory / f"{name}.onnx"
         if name in vision:
             export_vision(name, vision[name], path)
+        elif name in survey:
+            builder, size, output = survey[name]
+            export_vision(name, builder, path, size, output)
         elif name == "torch_bert":
             export_bert(path)
         else:
-            raise SystemExit(f"unknown model {name}: one of {', '.join([*vision, 'torch_bert'])}")
+            known = [*vision, *survey, "torch_bert"]
+            raise SystemExit(f"unknown model {name}: one of {', '.join(known)}")
         print(f"wrote {path} (torch {torch.__version__})")
 
 
