@@ -22,6 +22,7 @@ pub mod pads_in_place;
 pub mod row_reductions;
 pub mod scalar_reads;
 pub mod stack;
+pub mod stack_through_slices;
 pub mod tiles;
 
 use crate::{

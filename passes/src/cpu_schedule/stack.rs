@@ -15,7 +15,8 @@
 //! kernel's iteration space (a broadcast or reduction of the result), one that reads
 //! the kernel's result other than element for element, its own output, or booleans
 //! (bytes in memory, bits in vectors). An epilogue reading two kernels (a residual
-//! add of two convolutions) is stacked into the first.
+//! add of two convolutions) is stacked into the first. An epilogue of a widened
+//! kernel's slice first moves onto the whole result ([`super::stack_through_slices`]).
 
 use crate::{
     framework::{attributes::name_of, PassDefinition, PassOptions, Rule},
@@ -46,6 +47,9 @@ pub static STACK: PassDefinition = PassDefinition {
 pub const STACKED: &str = "glow.stack";
 
 fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
+    // Epilogues of widened kernels' slices first move onto the whole result.
+    crate::framework::apply_rules(func, &[&super::stack_through_slices::EPILOGUE_ABOVE_SLICE])
+        .map_err(|_| ())?;
     let mut claimed = std::collections::HashSet::new();
     func.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let kernel = super::tiles::Kernel::of(&name_of(op)).is_some();
@@ -73,7 +77,7 @@ pub fn epilogue_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 
 
 /// Whether `user` is an elementwise generic over `result`'s whole iteration space that
 /// reads it element for element.
-fn is_epilogue(user: OperationRef, result: Value) -> bool {
+pub(super) fn is_epilogue(user: OperationRef, result: Value) -> bool {
     if name_of(user) != "linalg.generic" || user.result_count() != 1 {
         return false;
     }
