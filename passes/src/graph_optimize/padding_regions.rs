@@ -79,11 +79,7 @@ pub fn regions(axis: Axis) -> Option<Vec<Region>> {
         pad_before,
         output,
     } = axis;
-    if [input, taps, stride, dilation, output]
-        .iter()
-        .any(|v| *v <= 0)
-        || pad_before < 0
-    {
+    if !axis.is_valid() {
         return None;
     }
     let mut result: Vec<Region> = Vec::new();

@@ -53,6 +53,23 @@ pub struct Axis {
     pub output: i64,
 }
 
+impl Axis {
+    /// Whether the lengths, taps, stride and dilation are positive and the padding is
+    /// not negative.
+    pub fn is_valid(&self) -> bool {
+        [
+            self.input,
+            self.taps,
+            self.stride,
+            self.dilation,
+            self.output,
+        ]
+        .iter()
+        .all(|v| *v > 0)
+            && self.pad_before >= 0
+    }
+}
+
 /// The trimmed axis: the first kept tap, the axis with the kept taps, leading padding
 /// and dilation, and its trailing padding. `None` when every tap is live, none is, or
 /// the trimmed form would need a negative padding.
@@ -65,11 +82,7 @@ pub fn trim(axis: Axis) -> Option<(i64, Axis, i64)> {
         pad_before,
         output,
     } = axis;
-    if [input, taps, stride, dilation, output]
-        .iter()
-        .any(|v| *v <= 0)
-        || pad_before < 0
-    {
+    if !axis.is_valid() {
         return None;
     }
     let live = |k: i64| {
