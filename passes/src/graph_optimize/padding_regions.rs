@@ -55,15 +55,16 @@ pub struct Region {
 }
 
 impl Region {
-    fn taps(&self) -> i64 {
+    /// How many taps the region keeps.
+    pub fn taps(&self) -> i64 {
         self.last_tap - self.tap + 1
     }
     /// The first input row the region reads.
-    fn input_start(&self, axis: &Axis) -> i64 {
+    pub fn input_start(&self, axis: &Axis) -> i64 {
         self.first * axis.stride + self.tap * axis.dilation - axis.pad_before
     }
     /// How many input rows the region reads.
-    fn input_rows(&self, axis: &Axis) -> i64 {
+    pub fn input_rows(&self, axis: &Axis) -> i64 {
         (self.end - 1 - self.first) * axis.stride + (self.last_tap - self.tap) * axis.dilation + 1
     }
 }
@@ -104,7 +105,7 @@ pub fn regions(axis: Axis) -> Option<Vec<Region>> {
 }
 
 /// Live tap products of an axis' regions, and all of its tap products.
-fn products(axis: &Axis, regions: &[Region]) -> (i64, i64) {
+pub fn products(axis: &Axis, regions: &[Region]) -> (i64, i64) {
     let live = regions.iter().map(|r| (r.end - r.first) * r.taps()).sum();
     (live, axis.output * axis.taps)
 }
@@ -235,67 +236,4 @@ fn rewrite<'c>(
     rewriter.replace_op_with_values(op, &[joined]);
     erase_dead_weights(rewriter, &[filter]);
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{products, regions, Axis, Region};
-
-    fn axis(input: i64, dilation: i64) -> Axis {
-        Axis {
-            input,
-            taps: 3,
-            stride: 1,
-            dilation,
-            pad_before: dilation,
-            output: input,
-        }
-    }
-
-    fn region(first: i64, end: i64, tap: i64, last_tap: i64) -> Region {
-        Region {
-            first,
-            end,
-            tap,
-            last_tap,
-        }
-    }
-
-    #[test]
-    fn aspp_dilation_12_on_14_rows() {
-        let a = axis(14, 12);
-        let r = regions(a).expect("regions");
-        assert_eq!(
-            r,
-            vec![
-                region(0, 2, 1, 2),
-                region(2, 12, 1, 1),
-                region(12, 14, 0, 1)
-            ]
-        );
-        assert_eq!(products(&a, &r), (18, 42));
-        // Input rows: o + 12 k - 12 for o in [0, 2), k in [1, 2]: rows 0 ..= 13.
-        assert_eq!((r[0].input_start(&a), r[0].input_rows(&a)), (0, 14));
-        assert_eq!((r[1].input_start(&a), r[1].input_rows(&a)), (2, 10));
-        assert_eq!((r[2].input_start(&a), r[2].input_rows(&a)), (0, 14));
-    }
-
-    #[test]
-    fn plain_3x3_is_mostly_live() {
-        let a = axis(56, 1);
-        let r = regions(a).expect("regions");
-        assert_eq!(r.len(), 3);
-        assert_eq!(products(&a, &r), (166, 168));
-    }
-
-    #[test]
-    fn an_output_row_of_padding_only() {
-        // Dilation 20 on 4 rows with padding 30: row 0 reads -30, -10, 10: none.
-        let a = Axis {
-            pad_before: 30,
-            output: 4,
-            ..axis(4, 20)
-        };
-        assert_eq!(regions(a), None);
-    }
 }

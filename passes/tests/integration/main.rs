@@ -1,6 +1,7 @@
 //! The project's one MLIR-linked Rust test binary: the Glow dialects' typed builders,
 //! the Rust-pass framework, glow-lower-nodes driven as a library, and the mutation
-//! fuzzing of the ONNX reader and importer, the int8 kernels' compile-time packing, and int8 calibration.
+//! fuzzing of the ONNX reader and importer, the int8 kernels' compile-time packing, int8 calibration, and the geometry of the
+//! padding rules.
 
 mod builders;
 mod calibration;
@@ -10,6 +11,7 @@ mod lower_nodes;
 mod memory_plan;
 mod mlir_input_fuzz;
 mod onnx_reader_fuzz;
+mod padding_geometry;
 mod runtime_api;
 
 use glow_dialects::register_glow_dialects;
