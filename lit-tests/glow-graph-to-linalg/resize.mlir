@@ -1,11 +1,12 @@
 // resize: per resampled dimension, the taps (1 nearest, 2 linear, 4 cubic: input
 // indices clamped to the input, and weights) are tables computed at compile time.
-// Nearest (and crops): one linalg.generic over the output whose tables are operands
-// indexed by their dimension. Linear and cubic along several dimensions: one generic
-// per dimension, the innermost first, the sums in f64 until the last rounds them;
-// the outer dimensions read their index tables with tensor.extract at the loop index
-// (invariant along a row, so the vectorizer reads whole rows). Values through glow-run
-// (ONNX's own cases run in conformance.py).
+// A crop, or a single resampled dimension: one linalg.generic over the output whose
+// tables are operands indexed by their dimension. Two or more resampled dimensions:
+// one generic per dimension, the innermost first (weighted sums in f64 until the last
+// rounds them; nearest values moved in their own type); the outer dimensions read
+// their index tables with tensor.extract at the loop index (invariant along a row, so
+// the vectorizer reads whole rows). Values through glow-run (ONNX's own cases run in
+// conformance.py).
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-graph-to-linalg))' | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.array([[[[1, 2], [3, 4]]]], np.float32))"
@@ -32,10 +33,15 @@
 // CHECK-DAG: %[[W_HIGH:.*]] = arith.constant dense<[7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01]> : tensor<4xf64>
 // The crop: its outside flags as bytes (x = 0.5, 1.5: the second lies outside).
 // CHECK-DAG: arith.constant dense<[0, 1]> : tensor<2xi8>
-// CHECK: linalg.generic {{.*}}ins(%[[NEAREST]], %[[NEAREST]] : tensor<4xi32>, tensor<4xi32>) outs(%{{.*}} : tensor<1x1x4x4xf32>)
-// CHECK: %[[H:.*]] = arith.index_cast %in : i32 to index
-// CHECK: %[[W:.*]] = arith.index_cast %{{.*}} : i32 to index
-// CHECK: tensor.extract %arg0[%c0, %c0, %[[H]], %[[W]]] : tensor<1x1x2x2xf32>
+// The nearest resize: the width (gathers) ...
+// CHECK: %[[NEAREST_W:.*]] = linalg.generic {{.*}}ins(%[[NEAREST]] : tensor<4xi32>) outs(%{{.*}} : tensor<1x1x2x4xf32>)
+// CHECK: %[[W:.*]] = arith.index_cast %in : i32 to index
+// CHECK: tensor.extract %arg0[%c0, %c0, %{{.*}}, %[[W]]] : tensor<1x1x2x2xf32>
+// ... then the height, rows read whole, no arithmetic.
+// CHECK: linalg.generic {{.*}}outs(%{{.*}} : tensor<1x1x4x4xf32>)
+// CHECK: %[[ROW:.*]] = tensor.extract %[[NEAREST]][%{{.*}}] : tensor<4xi32>
+// CHECK: %[[H:.*]] = arith.index_cast %[[ROW]] : i32 to index
+// CHECK: tensor.extract %[[NEAREST_W]][%c0, %c0, %[[H]], %{{.*}}] : tensor<1x1x2x4xf32>
 // CHECK-NOT: arith.divf
 // The linear resize: the width first, into f64 ...
 // CHECK: %[[WIDTH:.*]] = linalg.generic {{.*}}ins(%[[LOW]], %[[HIGH]], %[[W_LOW]], %[[W_HIGH]] : tensor<4xi32>, tensor<4xi32>, tensor<4xf64>, tensor<4xf64>) outs(%{{.*}} : tensor<1x1x2x4xf64>)

@@ -16,7 +16,8 @@
 //! 5.5 ms of coordinate arithmetic before). With tf_crop_and_resize, coordinates
 //! outside the input give `extrapolation_value` (a third table per dimension flags
 //! them, as bytes). Dimensions whose size and scale are 1:1 (and not cropped) keep the output
-//! index.
+//! index. Without a crop, two or more resampled dimensions are resampled one at a time
+//! instead ([`super::resize_separable`]).
 
 use super::builder::{is_float, LinalgBuilder};
 use crate::framework::attributes::{f64_array, f64_value, string};
@@ -278,9 +279,9 @@ rule!(RESIZE, "glow.graph.resize", |context, op, rewriter| {
         .collect();
 
     let b = LinalgBuilder::before(context, op, rewriter);
-    // Weighted taps along two or more dimensions: one dimension at a time.
+    // Two or more resampled dimensions: one dimension at a time.
     let resampled_count = per_dimension.iter().flatten().count();
-    if options.mode != "nearest" && !crop && resampled_count >= 2 {
+    if !crop && resampled_count >= 2 {
         let resized = super::resize_separable::resample_each_dimension(
             &b,
             input,

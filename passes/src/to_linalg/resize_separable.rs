@@ -1,12 +1,13 @@
-//! resize with weighted taps (linear, cubic) along two or more dimensions, no crop ->
-//! one linalg.generic per resampled dimension, the innermost first: each resamples
-//! one dimension of the previous step's result with that dimension's tap tables
-//! ([`super::resize`]), keeping the sums in f64 until the last step rounds them to
-//! the element type. Taps multiply instead of combining (2 x 2 reads per output for a
+//! resize along two or more dimensions, no crop -> one linalg.generic per resampled
+//! dimension, the innermost first: each resamples one dimension of the previous
+//! step's result with that dimension's tap tables ([`super::resize`]), keeping the sums
+//! of weighted taps (linear, cubic) in f64 until the last step rounds them to the
+//! element type; nearest steps move values in their own type. Taps multiply instead of combining (2 x 2 reads per output for a
 //! bilinear 2-D resize become 2 + 2, 4 x 4 cubic 4 + 4), and the innermost dimension,
 //! whose reads are gathers, is resampled while the outer ones are still at their input
 //! size; the outer steps read whole rows. LR-ASPP's 21 x 28 x 28 -> 21 x 224 x 224
-//! bilinear upsampling: 2.6 ms as one generic of gathers.
+//! bilinear upsampling: 2.6 ms as one generic of gathers. Nearest 2x upsampling
+//! gathers half the elements (the width step), the height step copies whole rows.
 
 use super::builder::LinalgBuilder;
 use super::resize::{table_constants, Axis, Tables};
@@ -39,7 +40,9 @@ pub(super) fn resample_each_dimension<'c, 'r>(
     for (step, (d, tables)) in steps.iter().enumerate() {
         let last = step + 1 == steps.len();
         current_shape[*d] = axes[*d].output;
-        let result_element = if last { element } else { f64_type };
+        // Nearest taps carry no weight: the values are only moved, in their own type.
+        let weighted = tables.weights.is_some();
+        let result_element = if last || !weighted { element } else { f64_type };
         let count = tables.indices.len();
         let mut ins = table_constants(b, tables, &axes[*d]);
         // Outer dimensions read their index tables with tensor.extract at the loop
@@ -80,6 +83,10 @@ pub(super) fn resample_each_dimension<'c, 'r>(
                         operands
                             .extend((0..rank).map(|e| if e == *d { tap } else { body.index(e) }));
                         let value = body.value("tensor.extract", &operands, source_element, &[]);
+                        if !weighted {
+                            sum = Some(value);
+                            continue;
+                        }
                         let wide = if source_element == f64_type {
                             value
                         } else {
@@ -94,7 +101,7 @@ pub(super) fn resample_each_dimension<'c, 'r>(
                         });
                     }
                     let sum = sum.expect("at least one tap");
-                    vec![if result_element == f64_type {
+                    vec![if !weighted || result_element == f64_type {
                         sum
                     } else {
                         body.value("arith.truncf", &[sum], result_element, &[])
