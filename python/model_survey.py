@@ -69,13 +69,14 @@ def main():
     parser.add_argument("--json", default=str(ROOT / ".cache" / "benchmark" / "survey.json"))
     arguments = parser.parse_args()
     binary = pathlib.Path(arguments.bin)
+    unknown = [name for name in arguments.names if name not in SURVEY]
+    if unknown:
+        raise SystemExit(f"unknown model {unknown[0]}: one of {', '.join(SURVEY)}")
     print(cpu_description())
     print(f"{'model':32s} {'compile':>8s} {'glow':>10s} {'onnxruntime':>12s} {'glow/ort':>9s} "
           f"{'max |glow-ort| / max |ort|':>27s}")
     rows = []
     for name in arguments.names:
-        if name not in SURVEY:
-            raise SystemExit(f"unknown model {name}: one of {', '.join(SURVEY)}")
         model = ensure(name)
         if model is None:
             print(f"{name:32s} SKIPPED (no torch to export it: scripts/install-torch.sh)")

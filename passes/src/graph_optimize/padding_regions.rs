@@ -72,25 +72,12 @@ impl Region {
 /// The regions of an axis, or `None` when an output row reads no input at all (it is
 /// only the bias) or the geometry is not a valid one.
 pub fn regions(axis: Axis) -> Option<Vec<Region>> {
-    let Axis {
-        input,
-        taps,
-        stride,
-        dilation,
-        pad_before,
-        output,
-    } = axis;
     if !axis.is_valid() {
         return None;
     }
     let mut result: Vec<Region> = Vec::new();
-    for o in 0..output {
-        let start = pad_before - o * stride;
-        let tap = (start + dilation - 1).div_euclid(dilation).max(0);
-        let last_tap = (input - 1 + start).div_euclid(dilation).min(taps - 1);
-        if tap > last_tap {
-            return None;
-        }
+    for o in 0..axis.output {
+        let (tap, last_tap) = axis.live_taps(o)?;
         match result.last_mut() {
             Some(r) if (r.tap, r.last_tap) == (tap, last_tap) => r.end = o + 1,
             _ => result.push(Region {

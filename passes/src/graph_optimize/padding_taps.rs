@@ -68,6 +68,18 @@ impl Axis {
         .all(|v| *v > 0)
             && self.pad_before >= 0
     }
+
+    /// The taps output row `o` reads the map with: row `o s + k d - p` lies in
+    /// [0, input) for k in [ceil((p - o s) / d), floor((input - 1 + p - o s) / d)],
+    /// within [0, taps); `None` when that range is empty (the row reads only padding).
+    pub fn live_taps(&self, o: i64) -> Option<(i64, i64)> {
+        let start = self.pad_before - o * self.stride;
+        let first = (start + self.dilation - 1).div_euclid(self.dilation).max(0);
+        let last = (self.input - 1 + start)
+            .div_euclid(self.dilation)
+            .min(self.taps - 1);
+        (first <= last).then_some((first, last))
+    }
 }
 
 /// The trimmed axis: the first kept tap, the axis with the kept taps, leading padding
@@ -85,14 +97,11 @@ pub fn trim(axis: Axis) -> Option<(i64, Axis, i64)> {
     if !axis.is_valid() {
         return None;
     }
-    let live = |k: i64| {
-        (0..output).any(|o| {
-            let row = o * stride + k * dilation - pad_before;
-            (0..input).contains(&row)
-        })
-    };
-    let first = (0..taps).find(|k| live(*k))?;
-    let last = (0..taps).rev().find(|k| live(*k))?;
+    // Each output row's live taps form one range, so the first and last live taps are
+    // the least and greatest ends of the rows' ranges.
+    let ranges: Vec<(i64, i64)> = (0..output).filter_map(|o| axis.live_taps(o)).collect();
+    let first = ranges.iter().map(|r| r.0).min()?;
+    let last = ranges.iter().map(|r| r.1).max()?;
     if first == 0 && last == taps - 1 {
         return None;
     }
