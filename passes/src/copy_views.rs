@@ -71,9 +71,7 @@ fn base<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
     if identity(value) {
         return Some(value);
     }
-    let defining = melior::ir::operation::OperationResult::try_from(value)
-        .ok()?
-        .owner();
+    let defining = crate::framework::values::defining_op(value)?;
     let source = defining.operand(0).ok()?;
     (defining.name().as_string_ref().as_str() == Ok("memref.subview") && identity(source))
         .then_some(source)

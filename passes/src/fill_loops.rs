@@ -38,8 +38,7 @@ fn name_of(op: &OperationRef) -> String {
 
 /// Whether `value` is an `arith.constant`'s result.
 fn is_constant(value: melior::ir::Value) -> bool {
-    melior::ir::operation::OperationResult::try_from(value)
-        .is_ok_and(|result| name_of(&result.owner()) == "arith.constant")
+    crate::framework::values::defining_op(value).is_some_and(|op| name_of(&op) == "arith.constant")
 }
 
 /// Whether the body of the `scf.for` `op` only stores constants: `memref.store` of an

@@ -63,7 +63,7 @@ fn tap_parameters(module: &Module) -> HashMap<String, (f64, i64, String)> {
         let parameters = op
             .operand(0)
             .ok()
-            .and_then(|v| melior::ir::operation::OperationResult::try_from(v).ok())
+            .and_then(glow_passes::framework::values::operation_result)
             .and_then(|r| r.owner().operand(0).ok())
             .and_then(glow_passes::lower_nodes::builder::tensor_info)
             .and_then(|(_, element)| glow_dialects::quant_types::uniform(element));

@@ -341,9 +341,7 @@ fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
 
 /// The op defining `value`, if an op does.
 fn producer<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    melior::ir::operation::OperationResult::try_from(value)
-        .ok()
-        .map(|result| result.owner())
+    crate::framework::values::defining_op(value)
 }
 
 /// The name of `op`.
@@ -362,12 +360,12 @@ fn gathers_at_table_indices(op: OperationRef) -> bool {
     };
     // A block argument of the body whose operand is a constant tensor.
     let constant_table = |value: melior::ir::Value| {
-        melior::ir::block::BlockArgument::try_from(value).is_ok_and(|argument| {
+        crate::framework::values::block_argument(value).is_some_and(|argument| {
             argument.owner() == body
                 && op
                     .operand(argument.argument_number())
                     .ok()
-                    .and_then(|table| melior::ir::operation::OperationResult::try_from(table).ok())
+                    .and_then(crate::framework::values::operation_result)
                     .is_some_and(|table| {
                         table.owner().name().as_string_ref().as_str() == Ok("arith.constant")
                     })

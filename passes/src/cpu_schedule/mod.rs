@@ -32,7 +32,7 @@ use crate::{
 use melior::{
     dialect::DialectHandle,
     ir::{
-        operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder, WalkResult},
         OperationRef,
     },
 };
@@ -142,7 +142,7 @@ fn init_is_tileable(op: OperationRef, index: usize) -> bool {
     let Ok(init) = op.operand(index) else {
         return false;
     };
-    let Ok(result) = OperationResult::try_from(init) else {
+    let Some(result) = crate::framework::values::operation_result(init) else {
         return false;
     };
     let owner = result.owner();

@@ -18,10 +18,7 @@ use crate::{
 };
 use melior::{
     dialect::DialectHandle,
-    ir::{
-        operation::{OperationLike, OperationResult},
-        BlockLike, OperationRef, RegionLike, ValueLike,
-    },
+    ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, ValueLike},
     Context, RewriterBase,
 };
 
@@ -122,7 +119,7 @@ fn padding_constant<'c>(op: OperationRef<'c, '_>) -> Option<melior::ir::Attribut
     let block = region.first_block()?;
     let terminator = block.terminator()?;
     let yielded = terminator.operand(0).ok()?;
-    let constant = OperationResult::try_from(yielded).ok()?.owner();
+    let constant = crate::framework::values::defining_op(yielded)?;
     if constant.name().as_string_ref().as_str().ok()? != "arith.constant" {
         return None;
     }

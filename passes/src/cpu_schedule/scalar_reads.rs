@@ -83,8 +83,7 @@ fn rewrite<'c>(
     let indices: Vec<_> = (1..=rank).filter_map(|i| operand(op, i)).collect();
     let all_zero = indices.len() == rank
         && indices.iter().all(|index| {
-            melior::ir::operation::OperationResult::try_from(*index)
-                .is_ok_and(|r| is_zero_constant(r.owner()))
+            crate::framework::values::defining_op(*index).is_some_and(is_zero_constant)
         });
     if !all_zero {
         return false;

@@ -20,7 +20,7 @@ use melior::{
 pub fn erase_dead_weights(rewriter: &RewriterBase, values: &[Value]) -> i64 {
     let mut constants: Vec<OperationRef> = Vec::new();
     for value in values {
-        let Ok(result) = melior::ir::operation::OperationResult::try_from(*value) else {
+        let Some(result) = super::values::operation_result(*value) else {
             continue;
         };
         let owner = result.owner();

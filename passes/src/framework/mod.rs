@@ -13,6 +13,7 @@ mod rewrite;
 pub mod splice;
 pub mod structured;
 mod transform;
+pub mod values;
 
 pub use diagnostics::emit_error;
 pub use options::PassOptions;

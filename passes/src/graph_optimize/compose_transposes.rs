@@ -55,7 +55,7 @@ pub fn defining_op<'c, 'a>(
     value: melior::ir::Value<'c, 'a>,
     name: &str,
 ) -> Option<OperationRef<'c, 'a>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = crate::framework::values::operation_result(value)?;
     let owner = result.owner();
     (owner.name().as_string_ref().as_str().ok()? == name).then_some(owner)
 }

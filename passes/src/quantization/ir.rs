@@ -5,7 +5,7 @@ use crate::lower_nodes::builder::tensor_info;
 use glow_dialects::quant_types::{self, UniformQuantization};
 use melior::{
     ir::{
-        operation::{OperationBuilder, OperationLike, OperationResult},
+        operation::{OperationBuilder, OperationLike},
         r#type::RankedTensorType,
         Attribute, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
     },
@@ -14,7 +14,7 @@ use melior::{
 
 /// The op defining `value`, if any.
 pub fn producer<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let owner = OperationResult::try_from(value).ok()?.owner();
+    let owner = crate::framework::values::defining_op(value)?;
     // SAFETY: the defining op lives in the same IR as its result.
     Some(unsafe { OperationRef::from_raw(owner.to_raw()) })
 }

@@ -551,7 +551,7 @@ pub fn is_float(element: Type) -> bool {
 /// The values of `value` if it is an f32 constant (`arith.constant` or
 /// `glow.graph.constant`) of `count` elements.
 fn constant_f32_values(value: Value, count: usize) -> Option<Vec<f32>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = crate::framework::values::operation_result(value)?;
     let owner = result.owner();
     let name = owner.name();
     if !matches!(

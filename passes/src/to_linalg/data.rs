@@ -248,9 +248,7 @@ rule!(POW, "glow.graph.pow", |context, op, rewriter| {
 /// The exponent when `value` is a float splat (glow.graph.splat, or a splat constant)
 /// of a small integer.
 fn small_integer_exponent(value: Value) -> Option<i64> {
-    let producer = melior::ir::operation::OperationResult::try_from(value)
-        .ok()?
-        .owner();
+    let producer = crate::framework::values::defining_op(value)?;
     let attribute = producer.attribute("value").ok()?;
     let scalar = match producer.name().as_string_ref().as_str().ok()? {
         "glow.graph.splat" => attribute,

@@ -192,9 +192,7 @@ fn dequantize_values<'c, 'r>(
 /// The storage integers behind a quantized value: the operand of the quant.scast that
 /// produced it.
 fn storage_of<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
-    let defining = melior::ir::operation::OperationResult::try_from(value)
-        .ok()?
-        .owner();
+    let defining = crate::framework::values::defining_op(value)?;
     let name = defining.name();
     if name.as_string_ref().as_str().ok()? != "quant.scast" {
         return None;

@@ -179,3 +179,28 @@ fn a_failing_pass_reports_its_located_error() {
         other => panic!("expected a run error, got {other:?}"),
     }
 }
+
+#[test]
+fn values_name_their_definition_without_failing_conversions() {
+    use glow_passes::framework::values::{block_argument, defining_op, operation_result};
+    use melior::ir::{BlockLike, RegionLike};
+    let context = context();
+    let module = parse(
+        &context,
+        "func.func @f(%a: f32) -> f32 {\n  %s = arith.addf %a, %a : f32\n  return %s : f32\n}",
+    );
+    let function = module.body().first_operation().expect("the function");
+    let block = function.region(0).unwrap().first_block().unwrap();
+    let add = block.first_operation().expect("the add");
+    let argument = add.operand(0).unwrap();
+    let sum = add.result(0).unwrap().into();
+    assert!(defining_op(argument).is_none() && operation_result(argument).is_none());
+    assert_eq!(
+        block_argument(argument).map(|a| a.argument_number()),
+        Some(0)
+    );
+    assert!(block_argument(sum).is_none());
+    let defining = defining_op(sum).expect("the add defines the sum");
+    assert_eq!(defining.name().as_string_ref().as_str(), Ok("arith.addf"));
+    assert_eq!(operation_result(sum).map(|r| r.result_number()), Some(0));
+}
