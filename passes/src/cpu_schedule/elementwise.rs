@@ -24,7 +24,8 @@
 //! tanh, with the SiLU multiply fused in) are vectorized, plain elementwise or not,
 //! their reads as `vector.gather` (EfficientNet-B0 int8 8.1 -> 5.3 ms), and so are
 //! resizes, whose taps are index tables (LR-ASPP's 21 x 224 x 224 upsampling 3.3 ->
-//! 2.6 ms). Other ops are left as they are.
+//! 2.6 ms). Transposes are vectorized in square blocks, or rows when they permute
+//! outer axes only ([`super::transposes`]). Other ops are left as they are.
 
 use super::{list, match_tagged, schedule_dialects, set_tag_named, tile};
 use crate::framework::{
@@ -289,6 +290,21 @@ fn row_tiling(op: OperationRef, gathers: bool) -> Option<RowSchedule> {
     (elements <= MAX_ROW).then_some(sizes.into())
 }
 
+/// The square blocks a transpose is vectorized in (see [`super::transposes`]), for a
+/// generic without gathers.
+fn transposed_blocks(op: OperationRef, lookups: bool) -> Option<RowSchedule> {
+    if lookups {
+        return None;
+    }
+    let dims = map_dims(op)?;
+    let parallel = parallel_iterators(op)?;
+    if dims.len() != op.operand_count() {
+        return None;
+    }
+    let extents = loop_extents(op, &dims, parallel.len())?;
+    super::transposes::transpose_tiling(op, &dims, &parallel, &extents).map(RowSchedule::from)
+}
+
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
 /// one result, no `linalg.index`, comparison or select (an arg-max / arg-min carries an
 /// index and picks with a select, which the vectorizer cannot reduce).
@@ -446,6 +462,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
         } else {
             row_tiling(op, lookups)
         };
+        let rows = rows.or_else(|| transposed_blocks(op, lookups));
         let split = thread_split(op, threads);
         if rows.is_some() || split.is_some() {
             set_tag_named(op, TAG);

@@ -24,6 +24,7 @@ pub mod scalar_reads;
 pub mod stack;
 pub mod stack_through_slices;
 pub mod tiles;
+pub mod transposes;
 
 use crate::{
     framework::{apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions},
