@@ -1,8 +1,9 @@
 // glow-cpu-vectorize-elementwise: the generics LLVM's loop vectorizer leaves scalar —
 // those reading a value invariant along the innermost loop (softmax's x - max) and
-// those reducing along it (the max itself) — become row loops of vector code; plain
-// elementwise generics, gathers, rows of an odd length and generics on dynamic shapes
-// are left as they are.
+// those reducing along it (the max itself) — and elementwise ones calling erf / exp /
+// tanh / log (a GELU: its polynomial then runs on vectors) become row loops of vector
+// code; other plain elementwise generics, gathers, rows of an odd length and generics
+// on dynamic shapes are left as they are.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
 #rows = affine_map<(d0, d1) -> (d0, d1)>
@@ -72,4 +73,29 @@ func.func @left_alone(%x: tensor<4x128xf32>, %odd: tensor<4x12xf32>, %ids: tenso
     linalg.yield %v : f32
   } -> tensor<4xf32>
   return %relu, %sum, %gathered : tensor<4x128xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// An erf GELU with its bias: rows of 128 of a 3 x 1536 block.
+// CHECK-LABEL: func.func @gelu_rows
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c128
+// CHECK: math.erf {{.*}} : vector<1x128xf32>
+// CHECK-NOT: linalg.generic
+func.func @gelu_rows(%x: tensor<3x1536xf32>, %bias: tensor<1536xf32>) -> tensor<3x1536xf32> {
+  %empty = tensor.empty() : tensor<3x1536xf32>
+  %g = linalg.generic {indexing_maps = [#rows, affine_map<(d0, d1) -> (d1)>, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : tensor<3x1536xf32>, tensor<1536xf32>) outs(%empty : tensor<3x1536xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %root2 = arith.constant 1.41421354 : f32
+    %y = arith.addf %in, %b : f32
+    %s = arith.divf %y, %root2 : f32
+    %e = math.erf %s : f32
+    %p = arith.addf %e, %one : f32
+    %m = arith.mulf %y, %p : f32
+    %r = arith.mulf %m, %half : f32
+    linalg.yield %r : f32
+  } -> tensor<3x1536xf32>
+  return %g : tensor<3x1536xf32>
 }

@@ -1,6 +1,7 @@
 //! `glow-cpu-vectorize-elementwise` (on tensors, after elementwise fusion): the
 //! `linalg.generic` ops left at the top level of a function — fused elementwise
-//! chains, softmax and normalization steps, reductions over the innermost axis — become
+//! chains, softmax and normalization steps, reductions over the innermost axis, and
+//! elementwise ops calling erf / exp / tanh / log (GELU) — become
 //! vector code in MLIR instead of scalar loops for LLVM's loop vectorizer, which gives
 //! up on loops whose buffers it cannot prove apart (all activations are views of one
 //! planned arena). Each op is tiled to rows (every loop but the innermost, and the
@@ -262,7 +263,7 @@ fn row_tiling(op: OperationRef, gathers: bool) -> Option<RowSchedule> {
     let broadcasts = dims[..dims.len() - op.result_count()]
         .iter()
         .any(|operand_dims| !operand_dims.contains(&(loops - 1)));
-    if !broadcasts && parallel[loops - 1] && !gathers {
+    if !broadcasts && parallel[loops - 1] && !gathers && !transcendental(op) {
         return None;
     }
     if innermost % 8 != 0 {
@@ -303,6 +304,25 @@ fn transposed_blocks(op: OperationRef, lookups: bool) -> Option<RowSchedule> {
     }
     let extents = loop_extents(op, &dims, parallel.len())?;
     super::transposes::transpose_tiling(op, &dims, &parallel, &extents).map(RowSchedule::from)
+}
+
+/// Whether the payload of `op` calls a transcendental function that
+/// glow-math-approximation expands into a polynomial (erf, exp, tanh, log): vectorized
+/// here, the polynomial runs on whole vectors; left to LLVM, its loop vectorizer
+/// guards the loop with overlap checks between the arena's views.
+fn transcendental(op: OperationRef) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        if matches!(
+            nested.name().as_string_ref().as_str(),
+            Ok("math.erf" | "math.exp" | "math.tanh" | "math.log")
+        ) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
