@@ -3,7 +3,9 @@ ONNX files: torchvision's ResNet-50, MobileNetV2, EfficientNet-B0 and SqueezeNet
 and a BERT encoder written like Hugging Face's `BertModel` at MiniLM-L6's shape (6
 layers, hidden 384, 12 heads, FFN 1536, 30522-token vocabulary, inputs input_ids and
 attention_mask of 2 x 32, the mask applied as `(1 - mask) * finfo.min`). Weights are
-random (seeded): timing and correctness against onnxruntime do not need trained ones.
+random (seeded): timing and correctness against onnxruntime do not need trained ones;
+normalization statistics and zero-initialized parameters are random too, so that no
+bias or normalization is an identity that would hide a wrong read.
 
 Usage: export_torch_models.py [--output-dir DIR] [NAME ...]
 NAME is torch_resnet50, torch_mobilenetv2, torch_efficientnet_b0, torch_squeezenet,
@@ -135,8 +137,29 @@ class BertModel(nn.Module):
         return hidden_states
 
 
+def randomize_identities(model):
+    """Random BatchNorm statistics and affine parameters, and random values for every
+    parameter initialized to zero (biases, LayerNorm shifts, ViT's class token and
+    head): with torch's defaults, normalizations fold to identities, biases are zero
+    and ViT's logits are its zero bias, so a comparison with onnxruntime would not see
+    a bias read at the wrong channel, or anything at all (ViT)."""
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, nn.modules.batchnorm._BatchNorm) and module.track_running_stats:
+                module.running_mean.uniform_(-0.1, 0.1, generator=generator)
+                module.running_var.uniform_(0.5, 1.5, generator=generator)
+                if module.affine:
+                    module.weight.uniform_(0.5, 1.5, generator=generator)
+                    module.bias.uniform_(-0.1, 0.1, generator=generator)
+        for parameter in model.parameters():
+            if not parameter.any():
+                parameter.normal_(0.0, 0.02, generator=generator)
+    return model
+
+
 def export_vision(name, builder, path, size=224, output="logits"):
-    model = builder(weights=None).eval()
+    model = randomize_identities(builder(weights=None).eval())
     example = torch.randn(1, 3, size, size)
     torch.onnx.export(model, (example,), str(path), opset_version=OPSET,
                       input_names=["input"], output_names=[output],
@@ -177,7 +200,7 @@ def survey_models(torchvision):
 
 
 def export_bert(path):
-    model = BertModel(BertConfig()).eval()
+    model = randomize_identities(BertModel(BertConfig()).eval())
     input_ids = torch.randint(0, BertConfig.vocab_size, (2, 32))
     attention_mask = torch.ones(2, 32, dtype=torch.long)
     torch.onnx.export(model, (input_ids, attention_mask), str(path), opset_version=OPSET,
