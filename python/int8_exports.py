@@ -102,11 +102,17 @@ def quantized(model, variant, shapes):
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     CACHE.mkdir(parents=True, exist_ok=True)
+
+    def current(path):
+        """Cached and made from the model as it is now (a re-exported model is
+        quantized again)."""
+        return path.exists() and path.stat().st_mtime >= model.stat().st_mtime
+
     prepared = CACHE / f"{model.stem}.pre.onnx"
-    if not prepared.exists():
+    if not current(prepared):
         quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
     out = CACHE / f"{model.stem}.{variant}.onnx"
-    if out.exists():
+    if current(out):
         return out, None
     kind, kwargs = variants()[variant]
     if kind == "fused" and "input_ids" not in shapes:
