@@ -134,12 +134,12 @@ func.func @global_pools(%x: tensor<2x7x7x64xf32>) -> (tensor<2x1x1x64xf32>, tens
 // -----
 
 // A channels-last output row 17 wide (prime: no register tile from 7 to 14 columns
-// divides it) is computed 21 wide from 8 more zero input columns (stride 2) and the
-// 17 real columns are sliced out.
+// divides it) is computed 18 wide (9-column tiles) from 2 more zero input columns
+// (stride 2) and the 17 real columns are sliced out.
 // CHECK-LABEL: func.func @odd_row
-// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 8, 0]
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[P]], %{{.*}} : tensor<1x3x43x3xf32>, tensor<3x3x3x16xf32>) outs(%{{.*}} : tensor<1x1x21x16xf32>)
-// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 17, 16] [1, 1, 1, 1] : tensor<1x1x21x16xf32> to tensor<1x1x17x16xf32>
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 2, 0]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[P]], %{{.*}} : tensor<1x3x37x3xf32>, tensor<3x3x3x16xf32>) outs(%{{.*}} : tensor<1x1x18x16xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 17, 16] [1, 1, 1, 1] : tensor<1x1x18x16xf32> to tensor<1x1x17x16xf32>
 func.func @odd_row(%x: tensor<1x3x35x3xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<1x1x17x16xf32> {
   %0 = glow.graph.conv2d %x, %w strides [2, 2] channels_last : (tensor<1x3x35x3xf32>, tensor<16x3x3x3xf32>) -> tensor<1x1x17x16xf32>
   return %0 : tensor<1x1x17x16xf32>
