@@ -147,6 +147,19 @@ func.func @odd_row(%x: tensor<1x3x35x3xf32>, %w: tensor<16x3x3x3xf32>) -> tensor
 
 // -----
 
+// A depthwise row 19 wide (its register tiles are up to 8 columns) is computed 20 wide
+// (5-column tiles) from one more zero input column, and sliced.
+// CHECK-LABEL: func.func @odd_depthwise_row
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 2, 0]
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[P]], %{{.*}} : tensor<1x21x22x16xf32>, tensor<3x3x16xf32>) outs(%{{.*}} : tensor<1x19x20x16xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 19, 19, 16] [1, 1, 1, 1] : tensor<1x19x20x16xf32> to tensor<1x19x19x16xf32>
+func.func @odd_depthwise_row(%x: tensor<1x19x19x16xf32>, %w: tensor<16x1x3x3xf32>) -> tensor<1x19x19x16xf32> {
+  %0 = glow.graph.conv2d %x, %w pads [1, 1, 1, 1] group 16 channels_last : (tensor<1x19x19x16xf32>, tensor<16x1x3x3xf32>) -> tensor<1x19x19x16xf32>
+  return %0 : tensor<1x19x19x16xf32>
+}
+
+// -----
+
 // Depthwise channels_last (group == channels, one filter per channel). A constant
 // filter is relaid out at compile time: [C, 1, KH, KW] = [2, 1, 1, 2] with values
 // c0: (1, 2), c1: (3, 4) becomes [KH, KW, C] = [1, 2, 2]: (1, 3), (2, 4).

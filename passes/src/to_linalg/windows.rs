@@ -78,6 +78,16 @@ fn wider_row(width: i64) -> i64 {
         .expect("every multiple of 7 qualifies")
 }
 
+/// The output width to compute for a depthwise row `width` wide: `width` itself when it
+/// has a divisor from 5 to 8 (or is at most 8), else the next width that has one (19 ->
+/// 20, 38 -> 40): depthwise register tiles are up to 8 columns wide and must divide the
+/// row (MobileNetV2 at 300 x 300: 576 channels at 19 x 19 ran one column at a time).
+fn wider_depthwise_row(width: i64) -> i64 {
+    (width..)
+        .find(|w| *w <= 8 || (5..=8).any(|d| w % d == 0))
+        .expect("every multiple of 8 qualifies")
+}
+
 /// The constant OIHW `filter` (and constant `bias`) of `f = w_shape[0]` filters, when
 /// `f` is above 16 and no multiple of it, with zero filters (and biases) added up to
 /// the next multiple of 16, and that width; `None` otherwise or when a weight is not a
@@ -214,13 +224,14 @@ fn conv2d<'c>(
         ("dilations", b.i64_elements(&dilations)),
     ];
     // A channels-last output row whose width has no divisor the register tiles can
-    // use (109 = prime: 1-wide tiles) is computed a few columns wider, from zero
-    // columns on the right of the input, and the real columns are sliced out.
+    // use (109 = prime: 1-wide tiles; 19 for a depthwise one) is computed a few
+    // columns wider, from zero columns on the right of the input, and the real
+    // columns are sliced out.
     let mut pads = pads;
-    let wide = if channels_last && !depthwise {
-        wider_row(y_shape[2])
-    } else {
-        y_shape[2]
+    let wide = match (channels_last, depthwise) {
+        (true, false) => wider_row(y_shape[2]),
+        (true, true) => wider_depthwise_row(y_shape[2]),
+        (false, _) => y_shape[2],
     };
     let extra_columns = (wide - y_shape[2]) * strides[1];
     pads[3] += extra_columns;
@@ -251,13 +262,18 @@ fn conv2d<'c>(
             // [C, 1, KH, KW] -> [KH, KW, C]
             let filter_hwc = b.transpose(filter, &[2, 3, 0, 1]);
             let filter_hwc = b.reshape(filter_hwc, &[w_shape[2], w_shape[3], c], element);
-            b.named(
+            let convolved = b.named(
                 "linalg.depthwise_conv_2d_nhwc_hwc",
                 &[padded, filter_hwc],
                 init,
-                result.r#type(),
+                computed,
                 &attributes,
-            )
+            );
+            if wide == y_shape[2] {
+                convolved
+            } else {
+                b.extract_slice(convolved, &[0, 0, 0, 0], &y_shape)
+            }
         } else {
             let filter_hwcf = b.transpose(filter, &[2, 3, 1, 0]);
             let convolved = b.named(
