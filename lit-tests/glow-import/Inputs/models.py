@@ -206,6 +206,31 @@ def dense_concats():
                  [weight("wa", 4, 8, 3, 3), weight("ba", 4), weight("wb", 12, 8, 1, 1), weight("bb", 12)])
 
 
+def odd_rows():
+    """MobileNetV2's inverted residual on rows of 19 (a 300 x 300 input's 19 x 19
+    stage): a 1x1 expansion 8 -> 48 with ReLU6, a 3x3 depthwise (pads 1) with ReLU6, a
+    1x1 projection 48 -> 8, and a 3x3 stride-2 conv 8 -> 24 (pads 1): every row is
+    computed wider (no tile width divides 19) and the depthwise and stride-2 convs read
+    the widened results through their padding."""
+    def clip(source, name):
+        return helper.make_node("Clip", [source, "lo", "hi"], [name], name=name)
+    nodes = [
+        helper.make_node("Conv", ["x", "we", "be"], ["e"], name="expand"), clip("e", "e6"),
+        helper.make_node("Conv", ["e6", "wd", "bd"], ["d"], name="depthwise", group=48,
+                         pads=[1, 1, 1, 1]), clip("d", "d6"),
+        helper.make_node("Conv", ["d6", "wp", "bp"], ["p"], name="project"),
+        helper.make_node("Conv", ["p", "ws", "bs"], ["y"], name="stride2", strides=[2, 2],
+                         pads=[1, 1, 1, 1]),
+    ]
+    limits = [numpy_helper.from_array(np.array(0, np.float32), "lo"),
+              numpy_helper.from_array(np.array(6, np.float32), "hi")]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 8, 19, 19])],
+                 [value("y", TensorProto.FLOAT, [1, 24, 10, 10])],
+                 [weight("we", 48, 8, 1, 1), weight("be", 48), weight("wd", 48, 1, 3, 3),
+                  weight("bd", 48), weight("wp", 8, 48, 1, 1), weight("bp", 8),
+                  weight("ws", 24, 8, 3, 3), weight("bs", 24)] + limits)
+
+
 def gelu_mlp():
     """MatMul, GELU as torch.onnx exports it (x * (1 + erf(x / sqrt 2)) * 0.5), MatMul:
     the chain onnxruntime's QDQ quantization leaves between quantizes."""
@@ -374,6 +399,8 @@ def main():
         m = dense_concats()
     elif kind == "atrous-convs":
         m = atrous_convs()
+    elif kind == "odd-rows":
+        m = odd_rows()
     elif kind == "small-cnn-int8-u8-weights":
         quantized_with_onnxruntime(small_cnn(), path, uint8_weights=True)
         return
