@@ -38,6 +38,30 @@ func.func @depthwise(%x: tensor<1x58x58x144xf32>, %w: tensor<3x3x144xf32>) -> te
 
 // -----
 
+// Max and sum (average) pools: tiled as depthwise convolutions (8 columns x 16
+// channels), the window stepped one tap at a time, the accumulators in registers.
+// CHECK-LABEL: func.func @pools
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 4)
+// CHECK: arith.maximumf {{.*}} : vector<1x1x16xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (56, 7, 4)
+// CHECK: arith.addf {{.*}} : vector<1x1x16xf32>
+// CHECK-NOT: linalg.pooling
+func.func @pools(%x: tensor<1x113x113x64xf32>) -> (tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %low = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %max = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x113x113x64xf32>, tensor<3x3xf32>) outs(%low : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %sum = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x113x113x64xf32>, tensor<3x3xf32>) outs(%zeros : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  return %max, %sum : tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32>
+}
+
+// -----
+
 // Matmul: 6 x 64 register tiles, one k per step; the 1000 columns take 8-lane tiles.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 2)

@@ -131,7 +131,7 @@ fn shapes(kernel: Kernel, op: OperationRef) -> Option<(Vec<i64>, Vec<i64>)> {
     let (rhs, _) = tensor_info(op.operand(1).ok()?)?;
     let reduction = match kernel {
         Kernel::Conv2dNhwcHwcf => rhs.get(..3)?.to_vec(),
-        Kernel::DepthwiseConv2dNhwcHwc => rhs.get(..2)?.to_vec(),
+        Kernel::DepthwiseConv2dNhwcHwc | Kernel::PoolingNhwc => rhs.get(..2)?.to_vec(),
         Kernel::Matmul | Kernel::BatchMatmul => vec![*lhs.last()?],
     };
     Some((output, reduction))

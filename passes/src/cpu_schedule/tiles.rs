@@ -18,6 +18,9 @@ pub enum Kernel {
     Matmul,
     /// `linalg.batch_matmul`: loops (b, m, n, k).
     BatchMatmul,
+    /// `linalg.pooling_nhwc_max` / `linalg.pooling_nhwc_sum` (max and average pools):
+    /// loops (n, oh, ow, c, kh, kw), tiled as a depthwise convolution.
+    PoolingNhwc,
 }
 
 impl Kernel {
@@ -28,6 +31,7 @@ impl Kernel {
             "linalg.depthwise_conv_2d_nhwc_hwc" => Self::DepthwiseConv2dNhwcHwc,
             "linalg.matmul" => Self::Matmul,
             "linalg.batch_matmul" => Self::BatchMatmul,
+            "linalg.pooling_nhwc_max" | "linalg.pooling_nhwc_sum" => Self::PoolingNhwc,
             _ => return None,
         })
     }
@@ -153,7 +157,7 @@ pub fn tiling(kernel: Kernel, output: &[i64], reduction: &[i64]) -> Option<Tilin
                 decompose: true,
             })
         }
-        (Kernel::DepthwiseConv2dNhwcHwc, [_, _, ow, c], [_, _]) => {
+        (Kernel::DepthwiseConv2dNhwcHwc | Kernel::PoolingNhwc, [_, _, ow, c], [_, _]) => {
             let c_tile = lane_tile(*c, &[16, 8]);
             let w_tile = largest_divisor_at_most(*ow, 8);
             Some(Tiling {
