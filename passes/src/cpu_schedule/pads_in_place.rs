@@ -82,45 +82,35 @@ fn rewrite<'c>(
     // result goes in, then the border over it, so the kernel writes into the padded
     // buffer and its extra columns become padding (copying the slice cost MobileNetV2
     // at 257 x 257 0.65 ms a run).
-    if let Some(whole) = widened_whole(source, &padded, &inner, &low) {
+    let widened = widened_whole(source, &padded, &low);
+    if let Some(whole) = widened {
         padded_value = b.insert_slice(whole, padded_value, &low, &unit);
-        for (offsets, sizes) in border_slabs(&padded, &inner, &low) {
-            let slab = b.zeros(b.tensor(&sizes, element), fill);
-            padded_value = b.insert_slice(slab, padded_value, &offsets, &unit);
-        }
-        rewriter.replace_op_with_values(op, &[padded_value]);
-        return true;
     }
     for (offsets, sizes) in border_slabs(&padded, &inner, &low) {
         let slab = b.zeros(b.tensor(&sizes, element), fill);
         padded_value = b.insert_slice(slab, padded_value, &offsets, &unit);
     }
-    let converted = b.insert_slice(source, padded_value, &low, &unit);
-    rewriter.replace_op_with_values(op, &[converted]);
+    if widened.is_none() {
+        padded_value = b.insert_slice(source, padded_value, &low, &unit);
+    }
+    rewriter.replace_op_with_values(op, &[padded_value]);
     true
 }
 
-/// The value `source` is a leading slice of (offsets 0, unit strides, one use), when
-/// that whole value placed at `low` stays inside the `padded` shape.
+/// The value `source` is a leading slice of, when that whole value placed at `low`
+/// stays inside the `padded` shape.
 fn widened_whole<'c, 'a>(
     source: melior::ir::Value<'c, 'a>,
     padded: &[i64],
-    inner: &[i64],
     low: &[i64],
 ) -> Option<melior::ir::Value<'c, 'a>> {
     let slice = crate::framework::values::defining_op(source)?;
-    let array = |name| crate::framework::attributes::i64_array(slice, name);
-    let leading = slice.name().as_string_ref().as_str() == Ok("tensor.extract_slice")
-        && slice.operand_count() == 1
-        && array("static_offsets").is_some_and(|o| o.iter().all(|v| *v == 0))
-        && array("static_strides").is_some_and(|s| s.iter().all(|v| *v == 1));
-    if !leading {
+    if !super::stack_through_slices::leading_slice(slice) {
         return None;
     }
     let whole = slice.operand(0).ok()?;
     let (wide, _) = tensor_info(whole)?;
-    let fits = wide.len() == inner.len()
-        && (0..wide.len()).all(|d| wide[d] >= inner[d] && low[d] + wide[d] <= padded[d]);
+    let fits = (0..wide.len()).all(|d| low[d] + wide[d] <= padded[d]);
     // SAFETY: the value belongs to the function being rewritten, which outlives `source`.
     fits.then(|| unsafe { melior::ir::Value::from_raw(whole.to_raw()) })
 }

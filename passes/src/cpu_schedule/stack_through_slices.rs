@@ -33,7 +33,7 @@ pub static EPILOGUE_ABOVE_SLICE: Rule = Rule {
 };
 
 /// Whether `slice` is a unit-stride slice at offset zero of its source, of its rank.
-fn leading_slice(slice: OperationRef) -> bool {
+pub(super) fn leading_slice(slice: OperationRef) -> bool {
     let array = |name| crate::framework::attributes::i64_array(slice, name);
     name_of(slice) == "tensor.extract_slice"
         && slice.operand_count() == 1

@@ -67,25 +67,18 @@ fn pad_spatial<'c, 'r>(
     b.pad(input, &low, &high, fill, element)
 }
 
-/// The output width to compute for a row `width` wide: `width` itself when it has a
-/// divisor from 7 to 14 (or is at most 14), else the next width that has one (109 ->
-/// 110, 17 -> 18, 71 -> 72, 149 -> 150): the register tiles are 7 to 14 columns wide
-/// and must divide the row. (The next multiple of 7 wasted more: Inception-v3's 17 x
-/// 17 layers computed 21 columns, a quarter of their work thrown away.)
-fn wider_row(width: i64) -> i64 {
+/// The output width to compute for a row `width` wide whose register tiles are up to
+/// `widest` columns and should be at least `narrowest`: `width` itself when it has a
+/// divisor in that range (or is at most `widest`), else the next width that has one.
+/// Dense convolutions (7 to 14 columns): 109 -> 110, 17 -> 18, 71 -> 72, 149 -> 150;
+/// the next multiple of 7 wasted more (Inception-v3's 17 x 17 layers computed 21
+/// columns, a quarter of their work thrown away). Depthwise ones (5 to 8): 19 -> 20,
+/// 38 -> 40 (MobileNetV2 at 300 x 300: 576 channels at 19 x 19 ran one column at a
+/// time).
+fn wider_row(width: i64, narrowest: i64, widest: i64) -> i64 {
     (width..)
-        .find(|w| *w <= 14 || (7..=14).any(|d| w % d == 0))
-        .expect("every multiple of 7 qualifies")
-}
-
-/// The output width to compute for a depthwise row `width` wide: `width` itself when it
-/// has a divisor from 5 to 8 (or is at most 8), else the next width that has one (19 ->
-/// 20, 38 -> 40): depthwise register tiles are up to 8 columns wide and must divide the
-/// row (MobileNetV2 at 300 x 300: 576 channels at 19 x 19 ran one column at a time).
-fn wider_depthwise_row(width: i64) -> i64 {
-    (width..)
-        .find(|w| *w <= 8 || (5..=8).any(|d| w % d == 0))
-        .expect("every multiple of 8 qualifies")
+        .find(|w| *w <= widest || (narrowest..=widest).any(|d| w % d == 0))
+        .expect("every multiple of `widest` qualifies")
 }
 
 /// The constant OIHW `filter` (and constant `bias`) of `f = w_shape[0]` filters, when
@@ -229,8 +222,8 @@ fn conv2d<'c>(
     // columns are sliced out.
     let mut pads = pads;
     let wide = match (channels_last, depthwise) {
-        (true, false) => wider_row(y_shape[2]),
-        (true, true) => wider_depthwise_row(y_shape[2]),
+        (true, false) => wider_row(y_shape[2], 7, 14),
+        (true, true) => wider_row(y_shape[2], 5, 8),
         (false, _) => y_shape[2],
     };
     let extra_columns = (wide - y_shape[2]) * strides[1];
