@@ -137,8 +137,11 @@ fn loop_extents(op: OperationRef, dims: &[Vec<usize>], loops: usize) -> Option<V
 
 /// With `threads` above 1, the tile sizes of an outer scf.forall giving each thread an
 /// equal part of the first outer parallel loop that divides evenly, for a generic of
-/// at least [`MIN_SHARED_ITERATIONS`] iterations.
-fn thread_split(op: OperationRef, threads: i64) -> Option<Vec<i64>> {
+/// at least [`MIN_SHARED_ITERATIONS`] iterations. With a row schedule, only a loop
+/// whose thread part is a whole number of the schedule's tiles along it is split (a
+/// 16 x 16 transpose block over 16 channels cannot be halved), or one the rows keep
+/// whole when they are not masked.
+fn thread_split(op: OperationRef, threads: i64, rows: Option<&RowSchedule>) -> Option<Vec<i64>> {
     let dims = map_dims(op)?;
     let parallel = parallel_iterators(op)?;
     let loops = parallel.len();
@@ -149,7 +152,13 @@ fn thread_split(op: OperationRef, threads: i64) -> Option<Vec<i64>> {
     if extents.iter().product::<i64>() < MIN_SHARED_ITERATIONS {
         return None;
     }
-    let d = (0..loops - 1).find(|d| parallel[*d] && extents[*d] % threads == 0)?;
+    let fits_rows = |d: usize| {
+        rows.is_none_or(|rows| match rows.sizes.get(d) {
+            Some(0) | None => rows.masked.is_none(),
+            Some(size) => (extents[d] / threads) % size == 0,
+        })
+    };
+    let d = (0..loops - 1).find(|d| parallel[*d] && extents[*d] % threads == 0 && fits_rows(*d))?;
     let mut sizes = vec![0; loops];
     sizes[d] = extents[d] / threads;
     Some(sizes)
@@ -483,7 +492,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             row_tiling(op, lookups)
         };
         let rows = rows.or_else(|| transposed_blocks(op, lookups));
-        let split = thread_split(op, threads);
+        let split = thread_split(op, threads, rows.as_ref());
         if rows.is_some() || split.is_some() {
             set_tag_named(op, TAG);
             schedules.push((split, rows.map(|r| (r, lookups))));
