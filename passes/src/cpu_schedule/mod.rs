@@ -16,6 +16,7 @@
 //! ([`crate::framework::apply_transform_script`]).
 
 pub mod elementwise;
+mod kernel_groups;
 pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
@@ -27,14 +28,17 @@ pub mod tiles;
 pub mod transposes;
 
 use crate::{
-    framework::{apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions},
+    framework::{
+        apply_transform_script, isolate::isolate, OptionKind, PassDefinition, PassOption,
+        PassOptions,
+    },
     lower_nodes::builder::tensor_info,
 };
 use melior::{
     dialect::DialectHandle,
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
-        OperationRef,
+        OperationRef, RegionLike,
     },
 };
 use std::fmt::Write;
@@ -453,6 +457,7 @@ pub(crate) fn hoist_accumulators(script: &mut String) {
 
 fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     let mut ops = Vec::new();
+    let mut kernels = Vec::new();
     func.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
         let Some(kernel) = name.as_string_ref().as_str().ok().and_then(Kernel::of) else {
@@ -482,6 +487,7 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             parent = ancestor.parent_operation();
         }
         set_tag_named(op, TAG);
+        kernels.push(op.to_raw());
         ops.push(Scheduled {
             tiling,
             output,
@@ -498,7 +504,37 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
         .value("threads")
         .and_then(|t| t.parse::<i64>().ok())
         .unwrap_or(1);
-    apply_transform_script(func, &schedule_script(&ops, threads)).map_err(|_| ())?;
+    let script = schedule_script(&ops, threads);
+    // Each kernel goes into a function of its own while the script runs (see
+    // `framework::isolate`: the fusions print their ops, and a print costs the size of
+    // the enclosing function); the whole function is the payload only when the kernels
+    // do not split into disjoint groups.
+    let isolated = func
+        .region(0)
+        .ok()
+        .and_then(|region| region.first_block())
+        .and_then(|block| {
+            let groups = kernels
+                .iter()
+                .zip(&ops)
+                .map(|(kernel, scheduled)| {
+                    // SAFETY: the kernels are live ops of `func`, collected above.
+                    let kernel = unsafe { OperationRef::from_raw(*kernel) };
+                    kernel_groups::kernel_group(block, kernel, scheduled.init, scheduled.epilogue)
+                })
+                .collect::<Option<Vec<_>>>()?;
+            let context = func.context();
+            // SAFETY: the ContextRef lives in this frame for as long as the borrowed context.
+            isolate(unsafe { context.to_ref() }, block, &groups)
+        });
+    let applied = match &isolated {
+        Some(isolated) => apply_transform_script(isolated.module(), &script),
+        None => apply_transform_script(func, &script),
+    };
+    if let Some(isolated) = isolated {
+        isolated.restore();
+    }
+    applied.map_err(|_| ())?;
     if ops.iter().any(|op| op.epilogue) {
         crate::framework::apply_rules(func, &[&stack::FORWARD_WRITTEN_TILE]).map_err(|_| {
             crate::framework::emit_error(

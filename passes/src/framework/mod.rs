@@ -5,6 +5,7 @@
 pub mod attributes;
 pub mod dead_weights;
 mod diagnostics;
+pub mod isolate;
 pub mod locations;
 mod options;
 mod pipeline;
