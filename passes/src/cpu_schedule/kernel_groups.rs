@@ -1,11 +1,58 @@
-//! The ops each register-tiled kernel of `glow-cpu-tile-and-vectorize` is scheduled
-//! with, as groups of top-level ops of its function for [`crate::framework::isolate`]:
-//! the kernel (or the packed-weight loop around it), its init's producer when the
-//! init is fused or tiled with it, and its stacked epilogue. An init producer that
-//! other ops use too is cloned for the kernel first, as fusing it would clone it.
+//! Transform scripts of `glow-pack-weights` and `glow-cpu-tile-and-vectorize` applied
+//! with each kernel in a function of its own ([`crate::framework::isolate`]): the
+//! kernel (or the packed-weight loop around it), its init's producer when the init is
+//! fused or tiled with it, and its stacked epilogue move together. An init producer
+//! that other ops use too is cloned for the kernel first, as fusing it would clone it.
+//! The whole function is the payload only when the kernels do not split into
+//! disjoint groups.
 
-use crate::framework::values::defining_op;
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, ValueLike};
+use crate::framework::{
+    apply_transform_script, isolate::isolate, values::defining_op, TransformFailed,
+};
+use melior::ir::{
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, ValueLike,
+};
+use mlir_sys::MlirOperation;
+
+/// A tagged kernel of a script and what moves with it.
+pub(super) struct KernelOps {
+    pub kernel: MlirOperation,
+    /// Operand index of an init whose producer the script fuses or tiles.
+    pub init: Option<usize>,
+    /// Whether the kernel's only user, an epilogue, is scheduled with it.
+    pub epilogue: bool,
+}
+
+/// Applies `script` to `func` with each of `kernels` (live ops of `func`, in the order
+/// the script's handles take them) isolated.
+pub(super) fn apply_to_kernels(
+    func: OperationRef,
+    kernels: &[KernelOps],
+    script: &str,
+) -> Result<(), TransformFailed> {
+    let block = func.region(0).ok().and_then(|region| region.first_block());
+    let isolated = block.and_then(|block| {
+        let groups = kernels
+            .iter()
+            .map(|k| {
+                // SAFETY: the kernels are live ops of `func`.
+                let kernel = unsafe { OperationRef::from_raw(k.kernel) };
+                kernel_group(block, kernel, k.init, k.epilogue)
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let context = func.context();
+        // SAFETY: the ContextRef lives in this frame for as long as the borrowed context.
+        isolate(unsafe { context.to_ref() }, block, &groups)
+    });
+    let applied = match &isolated {
+        Some(isolated) => apply_transform_script(isolated.module(), script),
+        None => apply_transform_script(func, script),
+    };
+    if let Some(isolated) = isolated {
+        isolated.restore();
+    }
+    applied
+}
 
 /// The op of `block` that is or contains `op`.
 fn top_level<'c, 'a>(
@@ -33,7 +80,7 @@ fn shared(value: melior::ir::Value) -> bool {
 
 /// One kernel's group: `kernel`, the producer of its operand `init` (cloned when
 /// shared), its `epilogue`. `None` when one of them is not under `block`.
-pub(super) fn kernel_group<'c, 'a>(
+fn kernel_group<'c, 'a>(
     block: BlockRef<'c, 'a>,
     kernel: OperationRef<'c, 'a>,
     init: Option<usize>,

@@ -28,17 +28,14 @@ pub mod tiles;
 pub mod transposes;
 
 use crate::{
-    framework::{
-        apply_transform_script, isolate::isolate, OptionKind, PassDefinition, PassOption,
-        PassOptions,
-    },
+    framework::{apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions},
     lower_nodes::builder::tensor_info,
 };
 use melior::{
     dialect::DialectHandle,
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
-        OperationRef, RegionLike,
+        OperationRef,
     },
 };
 use std::fmt::Write;
@@ -505,36 +502,16 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
         .and_then(|t| t.parse::<i64>().ok())
         .unwrap_or(1);
     let script = schedule_script(&ops, threads);
-    // Each kernel goes into a function of its own while the script runs (see
-    // `framework::isolate`: the fusions print their ops, and a print costs the size of
-    // the enclosing function); the whole function is the payload only when the kernels
-    // do not split into disjoint groups.
-    let isolated = func
-        .region(0)
-        .ok()
-        .and_then(|region| region.first_block())
-        .and_then(|block| {
-            let groups = kernels
-                .iter()
-                .zip(&ops)
-                .map(|(kernel, scheduled)| {
-                    // SAFETY: the kernels are live ops of `func`, collected above.
-                    let kernel = unsafe { OperationRef::from_raw(*kernel) };
-                    kernel_groups::kernel_group(block, kernel, scheduled.init, scheduled.epilogue)
-                })
-                .collect::<Option<Vec<_>>>()?;
-            let context = func.context();
-            // SAFETY: the ContextRef lives in this frame for as long as the borrowed context.
-            isolate(unsafe { context.to_ref() }, block, &groups)
-        });
-    let applied = match &isolated {
-        Some(isolated) => apply_transform_script(isolated.module(), &script),
-        None => apply_transform_script(func, &script),
-    };
-    if let Some(isolated) = isolated {
-        isolated.restore();
-    }
-    applied.map_err(|_| ())?;
+    let kernels: Vec<kernel_groups::KernelOps> = kernels
+        .iter()
+        .zip(&ops)
+        .map(|(kernel, scheduled)| kernel_groups::KernelOps {
+            kernel: *kernel,
+            init: scheduled.init,
+            epilogue: scheduled.epilogue,
+        })
+        .collect();
+    kernel_groups::apply_to_kernels(func, &kernels, &script).map_err(|_| ())?;
     if ops.iter().any(|op| op.epilogue) {
         crate::framework::apply_rules(func, &[&stack::FORWARD_WRITTEN_TILE]).map_err(|_| {
             crate::framework::emit_error(

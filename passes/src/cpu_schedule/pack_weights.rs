@@ -17,13 +17,14 @@
 //! the packed constant, and the original weights are erased.
 
 use super::{
+    kernel_groups::{apply_to_kernels, KernelOps},
     list, match_tagged, set_tag_named,
     tiles::{conv_register_tile, lane_tile, L2_BYTES},
 };
 use crate::{
     framework::{
-        apply_rules, apply_transform_script, dead_weights::erase_dead_weights, emit_error,
-        PassDefinition, PassOptions, Rule,
+        apply_rules, dead_weights::erase_dead_weights, emit_error, PassDefinition, PassOptions,
+        Rule,
     },
     lower_nodes::builder::tensor_info,
     quantization::ir::{name_of, operand, producer, tensor_type, users},
@@ -117,9 +118,15 @@ fn packing(op: OperationRef) -> Option<Packed> {
 
 fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     let mut ops = Vec::new();
+    let mut kernels = Vec::new();
     func.walk(WalkOrder::PreOrder, |op| {
         if let Some(packed) = packing(op) {
             set_tag_named(op, TAG);
+            kernels.push(KernelOps {
+                kernel: op.to_raw(),
+                init: packed.init,
+                epilogue: false,
+            });
             ops.push(packed);
         }
         WalkResult::Advance
@@ -127,7 +134,9 @@ fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     if ops.is_empty() {
         return Ok(());
     }
-    apply_transform_script(func, &script(&ops)).map_err(|_| ())?;
+    // Each matmul / convolution in a function of its own while the script runs: its
+    // init fusion prints the ops, at the cost of the enclosing function's size.
+    apply_to_kernels(func, &kernels, &script(&ops)).map_err(|_| ())?;
     apply_rules(func, &[&SLICE_PACKED_WEIGHTS]).map_err(|_| {
         emit_error(
             func.location(),
