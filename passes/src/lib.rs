@@ -10,6 +10,7 @@ pub mod channels_last;
 pub mod copies_to_linalg;
 pub mod copy_views;
 pub mod cpu_schedule;
+pub mod distinct_empties;
 pub mod distinct_results;
 pub mod export_linalg;
 pub mod fill_loops;
@@ -64,6 +65,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::copy_elimination::COPY_ELIMINATION,
     &instr::in_place::SHARE_BUFFERS,
     &instr::memory_order::MEMORY_ORDER,
+    &distinct_empties::DISTINCT_EMPTIES,
     &distinct_results::DISTINCT_RESULTS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,
