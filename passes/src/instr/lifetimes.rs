@@ -3,16 +3,20 @@
 //! top-level op that uses its buffer (directly, through a view, or inside a loop), and
 //! its `glow.instr.dealloc_activation` up to just after the last one, so the planner
 //! sees the shortest lifetimes. A buffer nothing uses loses its dealloc next to it (and
-//! `glow-instr-dead-allocs` removes it). A buffer with no dealloc gets one.
+//! `glow-instr-dead-allocs` removes it). A buffer with no dealloc gets one. Views
+//! (reshapes, subviews, tensorviews) move down to their first user first: an alloc
+//! cannot go below a view of its buffer, and `glow-instr-memory-order` puts views at
+//! the top of the function when it reorders, which had left every allocation of a
+//! reordered function at the top (a 2-layer encoder's arena 1.8 -> 4.2 MB).
 
 use super::buffers::{
     body, build_dealloc, deallocs, direct_uses, erase, move_after, move_before, name_of,
-    top_level_ops, uses, Access, TopLevel,
+    top_level_ops, uses, Access, TopLevel, VIEWS,
 };
 use crate::framework::{PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
-    ir::{operation::OperationLike, BlockLike, OperationRef},
+    ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef},
 };
 
 /// The pass definition registered as `glow-instr-shorten-lifetimes`.
@@ -30,6 +34,7 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     let Some(block) = body(function) else {
         return Ok(());
     };
+    sink_views(block);
     let allocations = top_level_ops(block, |op| name_of(op) == "glow.instr.alloc_activation");
     for alloc in allocations {
         let buffer = alloc.result(0).map_err(|_| ())?;
@@ -84,4 +89,24 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         }
     }
     Ok(())
+}
+
+/// Moves each top-level view down to just before the first top-level op that uses
+/// it, the last views first (a view of a view then follows the view it feeds).
+fn sink_views(block: BlockRef) {
+    let views = top_level_ops(block, |op| VIEWS.contains(&name_of(op).as_str()));
+    for view in views.iter().rev() {
+        let top_level = TopLevel::new(block);
+        let Some(here) = top_level.position(*view) else {
+            continue;
+        };
+        let first = (0..view.result_count())
+            .filter_map(|i| view.result(i).ok())
+            .flat_map(|result| direct_uses(result.into()))
+            .filter_map(|(owner, _)| top_level.position(owner))
+            .min();
+        if let Some(first) = first.filter(|first| *first > here + 1) {
+            move_before(*view, top_level.ops[first]);
+        }
+    }
 }
