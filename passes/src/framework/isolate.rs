@@ -16,6 +16,7 @@
 //! placeholder cast of the arguments' outside values stands in for them until the
 //! group moves back.
 
+use super::raw_ops::{defined_inside, key, nested_ops, op_name};
 use melior::{
     ir::{
         attribute::{StringAttribute, TypeAttribute},
@@ -44,29 +45,6 @@ struct Group {
     /// the outside values of the function's arguments, held as uses so that they
     /// follow when a later group's results are replaced in turn.
     placeholder: MlirOperation,
-}
-
-fn key(value: MlirValue) -> usize {
-    value.ptr as usize
-}
-
-fn name_of(op: MlirOperation) -> String {
-    // SAFETY: `op` is a live operation; its name is an identifier MLIR keeps alive.
-    unsafe {
-        glow_dialects::string_ref::text(mlir_sys::mlirIdentifierStr(
-            mlir_sys::mlirOperationGetName(op),
-        ))
-    }
-}
-
-/// Every op nested in `op`, `op` first.
-fn nested_ops(op: OperationRef) -> Vec<MlirOperation> {
-    let mut ops = Vec::new();
-    op.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
-        ops.push(nested.to_raw());
-        melior::ir::operation::WalkResult::Advance
-    });
-    ops
 }
 
 /// The op of `block` that is or contains `op`, if any.
@@ -172,27 +150,9 @@ fn isolate_group<'c>(
 ) -> Option<Group> {
     let last = *ops.last()?;
     let location = last.location();
-    let nested: Vec<MlirOperation> = ops.iter().flat_map(|op| nested_ops(*op)).collect();
+    let nested: Vec<MlirOperation> = ops.iter().flat_map(|op| nested_ops(op.to_raw())).collect();
     let inside_ops: HashSet<usize> = nested.iter().map(|op| op.ptr as usize).collect();
-    let mut inside = HashSet::new();
-    for &op in &nested {
-        // SAFETY: results, regions and block arguments of live ops.
-        unsafe {
-            for i in 0..mlir_sys::mlirOperationGetNumResults(op) {
-                inside.insert(key(mlir_sys::mlirOperationGetResult(op, i)));
-            }
-            for r in 0..mlir_sys::mlirOperationGetNumRegions(op) {
-                let mut b =
-                    mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(op, r));
-                while !b.ptr.is_null() {
-                    for a in 0..mlir_sys::mlirBlockGetNumArguments(b) {
-                        inside.insert(key(mlir_sys::mlirBlockGetArgument(b, a)));
-                    }
-                    b = mlir_sys::mlirBlockGetNextInRegion(b);
-                }
-            }
-        }
-    }
+    let inside = defined_inside(&nested);
     // The last op's results used outside the group.
     let mut returned = Vec::new();
     for i in 0..last.result_count() {
@@ -228,7 +188,7 @@ fn isolate_group<'c>(
                             if mlir_sys::mlirOperationGetNumOperands(definer) == 0
                                 && mlir_sys::mlirOperationGetNumRegions(definer) == 0
                                 && mlir_sys::mlirOperationGetNumResults(definer) == 1
-                                && RECREATED.contains(&name_of(definer).as_str()) =>
+                                && RECREATED.contains(&op_name(definer).as_str()) =>
                         {
                             let clone = mlir_sys::mlirOperationClone(definer);
                             mlir_sys::mlirBlockAppendOwnedOperation(body, clone);

@@ -9,6 +9,7 @@ pub mod isolate;
 pub mod locations;
 mod options;
 mod pipeline;
+pub mod raw_ops;
 mod registration;
 mod rewrite;
 pub mod splice;
