@@ -208,6 +208,7 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     rules.push(&crate::graph_optimize::sink_concat::SINK_TRANSPOSES_BELOW_CONCAT);
     rules.push(&crate::graph_optimize::sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST);
     rules.push(&crate::graph_optimize::sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD);
+    rules.push(&crate::graph_optimize::sink_resize::SINK_TRANSPOSE_BELOW_RESIZE);
     rules.extend(
         crate::graph_optimize::sink_pad_reduce::REDUCTION_RULES
             .iter()

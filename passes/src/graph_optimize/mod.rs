@@ -10,6 +10,7 @@
 //!   movements meet and cancel                                ([`sink_movement`])
 //! - concat of equal transposes -> the transpose of the concat  ([`sink_concat`])
 //! - broadcast of a transpose -> the transpose of the broadcast ([`sink_broadcast`])
+//! - resize of a transpose -> the transpose of the resize  ([`sink_resize`])
 //! - pad / reduction of a transpose -> the pad / reduction of its source
 //!   ([`sink_pad_reduce`]); splats, scalar broadcasts and per-channel constants do not
 //!   stop a transpose from sinking below a binary op ([`layout_free_operands`])
@@ -26,6 +27,7 @@ pub mod sink_broadcast;
 pub mod sink_concat;
 pub mod sink_movement;
 pub mod sink_pad_reduce;
+pub mod sink_resize;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -55,6 +57,7 @@ pub const RULES: &[(&str, &[&Rule])] = &[
             &sink_concat::SINK_TRANSPOSES_BELOW_CONCAT,
             &sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST,
             &sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD,
+            &sink_resize::SINK_TRANSPOSE_BELOW_RESIZE,
         ],
     ),
     ("sink-transposes", sink_pad_reduce::REDUCTION_RULES),

@@ -83,7 +83,7 @@ fn transposed_operand<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<Tr
 }
 
 /// `op` cloned onto `source` with result `shape` (its own element type), before `op`.
-fn cloned_on<'c, 'a>(
+pub(super) fn cloned_on<'c, 'a>(
     op: OperationRef<'c, 'a>,
     source: Value<'c, '_>,
     shape: &[i64],
@@ -102,7 +102,7 @@ fn cloned_on<'c, 'a>(
 }
 
 /// Replaces `op` with `value` transposed by `perm` (or `value` itself for the identity).
-fn replace_transposed<'c>(
+pub(super) fn replace_transposed<'c>(
     context: &'c Context,
     op: OperationRef<'c, '_>,
     value: Value<'c, '_>,
