@@ -14,12 +14,12 @@
 // RUN: not glow-run %t/huge.onnx 2>&1 | FileCheck %s --check-prefix=ONNX
 // ONNX: error: node 'fill' (ConstantOfShape): output 'big': a F32 tensor of shape [1048576, 1048576] would hold 4398046511104 bytes, over the limit of 4294967296 (--max-tensor-bytes)
 // RUN: not bash -c 'ulimit -v 3000000 && glow-run %s --max-tensor-bytes 10000000000 --output-dir %t/oom' 2>&1 | FileCheck %s --check-prefix=OOM
-// OOM: glow-run: error: out of memory: the model's activations need 6400000320 bytes, more than the system would give
+// OOM: glow-run: error: out of memory: the model's activations need 6400000256 bytes, more than the system would give
 // OOM-NOT: Segmentation
 // RUN: not ls %t/oom
 // RUN: not glow-run %s --max-tensor-bytes 10000000000 --max-arena-bytes 1000000 --output-dir %t/arena 2>&1 | FileCheck %s --check-prefix=ARENA
 // RUN: not glow-compile %s --max-tensor-bytes 10000000000 --max-arena-bytes 1000000 -o %t/arena 2>&1 | FileCheck %s --check-prefix=ARENA
-// ARENA: glow-plan-memory: the activations need 6400000320 bytes, more than the limit of 1000000 bytes
+// ARENA: glow-plan-memory: the activations need 6400000256 bytes, more than the limit of 1000000 bytes
 // RUN: not ls %t/arena
 func.func @main(%x: tensor<1xf32> {glow.name = "x"}) -> tensor<1xf32> {
   %b = glow.graph.broadcast %x axis 0 : tensor<1xf32> -> tensor<40000x40000xf32>
