@@ -62,6 +62,9 @@ echo "== coverage-guided fuzzing (cargo fuzz, AddressSanitizer)"
 bash scripts/fuzz.sh
 echo "== lit"
 # lit from Debian's llvm-22-tools, run by the venv's Python (psutil gives --timeout).
-.venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json"
-# One closing line over both runners (each already failed the run on any failure).
+lit_status=0
+.venv/bin/python /usr/lib/llvm-22/bin/lit --timeout 300 -sv lit-tests -o "$logs/lit.json" || lit_status=$?
+# One closing line over both runners, also when lit failed: the line counts the
+# failures and the run exits non-zero (summarize_tests.py does, or lit's status).
 .venv/bin/python scripts/summarize_tests.py "$logs/cargo.txt" "$logs/lit.json"
+exit "$lit_status"
