@@ -7,11 +7,13 @@
 //! disjoint groups.
 
 use crate::framework::{
-    apply_transform_script, isolate::isolate, values::defining_op, TransformFailed,
+    apply_transform_script,
+    isolate::{isolate, top_level_in},
+    values::defining_op,
+    TransformFailed,
 };
-use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, ValueLike,
-};
+use crate::graph_optimize::compose_transposes::has_one_use;
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike};
 use mlir_sys::MlirOperation;
 
 /// A tagged kernel of a script and what moves with it.
@@ -59,23 +61,8 @@ fn top_level<'c, 'a>(
     block: BlockRef<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op;
-    loop {
-        if current.block().is_some_and(|b| b == block) {
-            return Some(current);
-        }
-        current = current.parent_operation()?;
-    }
-}
-
-/// Whether `value` has more than one use.
-fn shared(value: melior::ir::Value) -> bool {
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let first = mlir_sys::mlirValueGetFirstUse(value.to_raw());
-        !mlir_sys::mlirOpOperandIsNull(first)
-            && !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirOpOperandGetNextUse(first))
-    }
+    // SAFETY: the op found is a live op of `block`.
+    top_level_in(block.to_raw(), op.to_raw()).map(|top| unsafe { OperationRef::from_raw(top) })
 }
 
 /// One kernel's group: `kernel`, the producer of its operand `init` (cloned when
@@ -90,7 +77,8 @@ fn kernel_group<'c, 'a>(
     if let Some(index) = init {
         let value = kernel.operand(index).ok()?;
         let producer = defining_op(value)?;
-        let producer = if shared(value) {
+        // The kernel is one user: another means the producer is shared.
+        let producer = if !has_one_use(value) {
             let producer_block = producer.block()?;
             // SAFETY: a clone of a live op, inserted next to it; the kernel then reads
             // the clone's result, which has the same type.

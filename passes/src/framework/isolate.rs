@@ -48,7 +48,7 @@ struct Group {
 }
 
 /// The op of `block` that is or contains `op`, if any.
-fn top_level_in(block: MlirBlock, mut op: MlirOperation) -> Option<MlirOperation> {
+pub fn top_level_in(block: MlirBlock, mut op: MlirOperation) -> Option<MlirOperation> {
     // SAFETY: parent queries on live ops.
     unsafe {
         loop {
@@ -66,16 +66,11 @@ fn top_level_in(block: MlirBlock, mut op: MlirOperation) -> Option<MlirOperation
 
 /// The ops using `value`.
 fn users(value: MlirValue) -> Vec<MlirOperation> {
-    let mut owners = Vec::new();
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut operand = mlir_sys::mlirValueGetFirstUse(value);
-        while !mlir_sys::mlirOpOperandIsNull(operand) {
-            owners.push(mlir_sys::mlirOpOperandGetOwner(operand));
-            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
-        }
-    }
-    owners
+    // SAFETY: a live value of the function.
+    crate::quantization::ir::users(unsafe { Value::from_raw(value) })
+        .iter()
+        .map(|user| user.to_raw())
+        .collect()
 }
 
 /// Moves each group (ops of `block`, any order) into a function of a new module at the

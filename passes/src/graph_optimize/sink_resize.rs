@@ -19,6 +19,7 @@ use crate::{
         Rule,
     },
     lower_nodes::builder::tensor_info,
+    quantization::ir::{name_of, users},
 };
 use melior::{
     ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike},
@@ -64,21 +65,11 @@ fn moved(values: &[f64], perm: &[usize], per: usize) -> Option<Vec<f64>> {
 /// 21 x 224 x 224 logits) is written in the result's layout directly, where resizing
 /// channels-last would leave a large transpose behind it (9.4 -> 12.7 ms).
 fn returned(op: OperationRef) -> bool {
-    let Ok(result) = op.result(0) else {
-        return true;
-    };
-    // SAFETY: use-list traversal of a live value.
-    unsafe {
-        let mut operand = mlir_sys::mlirValueGetFirstUse(result.to_raw());
-        while !mlir_sys::mlirOpOperandIsNull(operand) {
-            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
-            if owner.name().as_string_ref().as_str() == Ok("func.return") {
-                return true;
-            }
-            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
-        }
-    }
-    false
+    op.result(0).map_or(true, |result| {
+        users(result.into())
+            .iter()
+            .any(|user| name_of(*user) == "func.return")
+    })
 }
 
 fn rewrite_resize<'c>(
