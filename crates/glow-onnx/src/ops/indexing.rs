@@ -92,13 +92,14 @@ pub fn top_k<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     ])
 }
 
-/// Resize (opset 11+): scales or sizes (with `axes` and `keep_aspect_ratio_policy`),
+/// Resize: scales or sizes (opset 11+) (with `axes` and `keep_aspect_ratio_policy`),
 /// every mode, coordinate transformation and nearest rounding ONNX defines, and the
 /// crop of tf_crop_and_resize; antialiasing is refused.
 pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     if cx.opset() < 11 {
-        return Err("Resize before opset 11 (scales as input #1) is not supported".into());
+        let scales = cx.constant_input(1, "scales")?.to_f64s();
+        return legacy_resize(cx, scales);
     }
     if cx.attr_flag("antialias", false)? {
         return Err("antialias is not supported".into());
@@ -174,22 +175,8 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         }
         (shape, scales)
     };
-    let value = cx.value(0)?;
-    let r#type = cx.tensor_type(&shape, x.element);
-    let mut op: melior::ir::Operation = glow_graph::resize(
-        cx.context,
-        r#type,
-        value,
-        StringAttribute::new(cx.context, &mode),
-        StringAttribute::new(cx.context, &coordinates),
-        cx.location,
-    )
-    .into();
-    op.set_attribute(
-        "nearest_mode",
-        StringAttribute::new(cx.context, &cx.attr_s("nearest_mode", "round_prefer_floor")).into(),
-    );
-    op.set_attribute("scales", cx.f64_array_attr(&scales));
+    let nearest = cx.attr_s("nearest_mode", "round_prefer_floor");
+    let mut op = resize_op(cx, &shape, &scales, &mode, &coordinates, &nearest)?;
     op.set_attribute(
         "cubic_coeff_a",
         cx.f64_attr(cx.attr_f("cubic_coeff_a", -0.75) as f64),
@@ -220,6 +207,101 @@ pub fn resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         }
         op.set_attribute("roi", cx.f64_array_attr(&roi));
     }
+    let out = cx.emit(op);
+    Ok(vec![Slot::value(out, shape, x.element)])
+}
+
+/// A glow.graph.resize of input #0 to `shape` with the given attributes (the caller
+/// adds the mode-specific ones).
+fn resize_op<'c>(
+    cx: &mut NodeContext<'c, '_, '_>,
+    shape: &[i64],
+    scales: &[f64],
+    mode: &str,
+    coordinates: &str,
+    nearest: &str,
+) -> Result<melior::ir::Operation<'c>, String> {
+    let x = cx.input(0)?;
+    let value = cx.value(0)?;
+    let r#type = cx.tensor_type(shape, x.element);
+    let mut op: melior::ir::Operation = glow_graph::resize(
+        cx.context,
+        r#type,
+        value,
+        StringAttribute::new(cx.context, mode),
+        StringAttribute::new(cx.context, coordinates),
+        cx.location,
+    )
+    .into();
+    op.set_attribute(
+        "nearest_mode",
+        StringAttribute::new(cx.context, nearest).into(),
+    );
+    op.set_attribute("scales", cx.f64_array_attr(scales));
+    Ok(op)
+}
+
+/// Upsample (opsets 7-9; scales as an attribute before opset 9, as input #1 from it),
+/// deprecated since opset 10 in favour of Resize.
+pub fn upsample<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let scales: Vec<f64> = if cx.opset() < 9 {
+        cx.attr_floats("scales")
+            .ok_or("Upsample needs its scales attribute before opset 9")?
+            .iter()
+            .map(|s| *s as f64)
+            .collect()
+    } else {
+        cx.constant_input(1, "scales")?.to_f64s()
+    };
+    if let Some(bad) = scales.iter().find(|s| **s < 1.0) {
+        return Err(format!("Upsample scale {bad} is below 1"));
+    }
+    legacy_resize(cx, scales)
+}
+
+/// Resize before opset 11 and Upsample: one scale per dimension, the output size
+/// floored, `nearest` or `linear`, and coordinates always `asymmetric`. Nearest picks
+/// the source index as onnxruntime does for these opsets: truncated when upsampling,
+/// rounded up when downsampling.
+fn legacy_resize<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, scales: Vec<f64>) -> Converted<'c, 'a> {
+    let x = cx.input(0)?;
+    if scales.len() != x.shape.len() {
+        return Err(format!(
+            "{} scales for a rank-{} input",
+            scales.len(),
+            x.shape.len()
+        ));
+    }
+    if let Some(bad) = scales.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+        return Err(format!("scale {bad} is not a positive finite number"));
+    }
+    let mode = cx.attr_s("mode", "nearest");
+    if mode != "nearest" && mode != "linear" {
+        return Err(format!(
+            "mode '{mode}' is not supported before opset 11 (supported: nearest, linear)"
+        ));
+    }
+    let shape: Vec<i64> = x
+        .shape
+        .iter()
+        .zip(&scales)
+        .map(|(n, s)| (*n as f64 * s).floor() as i64)
+        .collect();
+    if let Some(n) = shape.iter().find(|n| **n < 1) {
+        return Err(format!("the output would have a dimension of {n}"));
+    }
+    // A scale of 1 maps each index to itself under either rounding.
+    let down = scales.iter().any(|s| *s < 1.0);
+    let up = scales.iter().any(|s| *s > 1.0);
+    if mode == "nearest" && down && up {
+        return Err(
+            "nearest resizing that shrinks one dimension and grows another is not \
+                    supported before opset 11"
+                .into(),
+        );
+    }
+    let nearest = if down { "ceil" } else { "floor" };
+    let op = resize_op(cx, &shape, &scales, &mode, "asymmetric", nearest)?;
     let out = cx.emit(op);
     Ok(vec![Slot::value(out, shape, x.element)])
 }

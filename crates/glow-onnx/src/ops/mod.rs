@@ -144,6 +144,7 @@ const TABLE: &[(&str, Convert)] = &[
     // indexing and resampling
     ("GatherElements", indexing::gather_elements),
     ("Resize", indexing::resize),
+    ("Upsample", indexing::upsample),
     ("Scatter", indexing::scatter_elements),
     ("ScatterElements", indexing::scatter_elements),
     ("TopK", indexing::top_k),
