@@ -94,17 +94,23 @@ CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_b
 
 
 def cpu_description():
-    """'model name' and the vector / int8 flags of /proc/cpuinfo."""
-    model, flags = "unknown CPU", set()
+    """'model name', family / model (virtual machines often report only "AMD EPYC",
+    which is Zen 4 at family 25 and Zen 5 at family 26) and the vector / int8 flags of
+    /proc/cpuinfo."""
+    fields, flags = {}, set()
     try:
         for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key.strip() == "model name":
-                model = value.strip()
-            elif key.strip() == "flags":
+            key = key.strip()
+            if key == "flags":
                 flags = set(value.split())
+            elif key in ("model name", "cpu family", "model") and key not in fields:
+                fields[key] = value.strip()
     except OSError:
         pass
+    model = fields.get("model name", "unknown CPU")
+    if "cpu family" in fields and "model" in fields:
+        model += f" (family {fields['cpu family']} model {fields['model']})"
     present = [f for f in CPU_FLAGS if f in flags]
     absent = [f for f in CPU_FLAGS if f not in flags]
     return (f"{model}, {os.cpu_count()} CPUs; flags: {' '.join(present) or '-'}"
