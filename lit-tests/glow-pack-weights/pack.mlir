@@ -61,3 +61,21 @@ func.func @unchanged(%x: tensor<1x58x58x64xf32>, %wa: tensor<2048x2048xf32>, %a:
   %2 = linalg.matmul ins(%c, %narrow : tensor<4x4096xf32>, tensor<4096x32xf32>) outs(%i2 : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %0, %1, %2 : tensor<1x56x56x64xf32>, tensor<4x2048xf32>, tensor<4x32xf32>
 }
+
+// Weights whose data is not in the file (printed with
+// --mlir-elide-resource-strings-if-larger: `dense_resource<__elided__>`) cannot be
+// packed: the tiles slice the weights as they are, which are not read (this crashed
+// glow-opt with a segmentation fault).
+// CHECK-LABEL: func.func @elided
+// CHECK: %[[W:.*]] = arith.constant dense_resource<__elided__> : tensor<384x1536xf32>
+// CHECK: scf.forall
+// CHECK: tensor.extract_slice %[[W]]
+// CHECK: linalg.matmul
+func.func @elided(%a: tensor<64x384xf32>) -> tensor<64x1536xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense_resource<__elided__> : tensor<384x1536xf32>
+  %e = tensor.empty() : tensor<64x1536xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%i : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  return %0 : tensor<64x1536xf32>
+}

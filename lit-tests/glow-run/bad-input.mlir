@@ -25,6 +25,9 @@
 // FUNCTION: glow-run: error: no function @other in the module
 // RUN: not glow-run %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MODEL
 // MODEL: glow-run: error: cannot read '{{.*}}missing.mlir'
+// Weights without data (a module printed with --mlir-elide-resource-strings-if-larger):
+// RUN: not glow-run %S/Inputs/elided-weights.mlir 2>&1 | FileCheck %s --check-prefix=ELIDED
+// ELIDED: glow-run: error: cannot read the data of a constant of type memref<384x1536xf32> (a dense_resource without its blob
 
 func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %y = glow.graph.relu %x : tensor<2x3xf32>

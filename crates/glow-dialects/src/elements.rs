@@ -29,9 +29,12 @@ pub fn f32_values(attribute: Attribute, count: usize) -> Option<Vec<f32>> {
             if mlir_sys::mlirElementsAttrGetNumElements(raw) as usize != count {
                 return None;
             }
+            // Only a blob of exactly `count` f32 values is read (an elided or
+            // short one would be read out of bounds).
+            let data = resource_blob(attribute, count * 4)?;
             return Some(
-                (0..count)
-                    .map(|i| mlir_sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i as isize))
+                data.chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                     .collect(),
             );
         }
@@ -153,37 +156,22 @@ pub fn raw_bytes(attribute: Attribute, element_bytes: usize, float: bool) -> Opt
         if !mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
             return None;
         }
-        if let Some(data) = resource_data(attribute) {
-            if data.len() == count * element_bytes {
-                return Some(data.to_vec());
-            }
+        if !matches!(
+            (element_bytes, float),
+            (4 | 8, true) | (1 | 2 | 4 | 8, false)
+        ) {
+            return None;
         }
-        let mut bytes = Vec::with_capacity(count * element_bytes);
-        for i in 0..count as isize {
-            match (element_bytes, float) {
-                (4, true) => bytes.extend(
-                    mlir_sys::mlirDenseFloatResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                (8, true) => bytes.extend(
-                    mlir_sys::mlirDenseDoubleResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                (1, false) => bytes.extend(
-                    mlir_sys::mlirDenseInt8ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                (2, false) => bytes.extend(
-                    mlir_sys::mlirDenseInt16ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                (4, false) => bytes.extend(
-                    mlir_sys::mlirDenseInt32ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                (8, false) => bytes.extend(
-                    mlir_sys::mlirDenseInt64ResourceElementsAttrGetValue(raw, i).to_le_bytes(),
-                ),
-                _ => return None,
-            }
-        }
-        Some(bytes)
+        resource_blob(attribute, count * element_bytes).map(<[u8]>::to_vec)
     }
+}
+
+/// The blob of a `dense_resource` attribute when it holds exactly `bytes` bytes;
+/// `None` for a resource without data (printed with `--mlir-elide-resource-strings-if-larger`,
+/// `dense_resource<__elided__>`) or of another size, whose elements MLIR's per-element
+/// getters would read out of bounds.
+fn resource_blob<'c>(attribute: Attribute<'c>, bytes: usize) -> Option<&'c [u8]> {
+    resource_data(attribute).filter(|data| data.len() == bytes)
 }
 
 /// The bytes of an elements attribute with elements of `element` type as they lie in
@@ -221,13 +209,9 @@ pub fn memory_bytes(attribute: Attribute, element: melior::ir::Type) -> Option<V
                 );
             }
             if mlir_sys::mlirAttributeIsADenseResourceElements(raw) {
-                return Some(
-                    (0..count)
-                        .map(|i| {
-                            u8::from(mlir_sys::mlirDenseBoolResourceElementsAttrGetValue(raw, i))
-                        })
-                        .collect(),
-                );
+                // One byte per bool in the blob.
+                let data = resource_blob(attribute, count as usize)?;
+                return Some(data.iter().map(|b| u8::from(*b != 0)).collect());
             }
             return None;
         }

@@ -61,7 +61,11 @@ pub fn extract_weights(
             _ => {
                 converted =
                     glow_dialects::elements::memory_bytes(initial, element).with_context(|| {
-                        format!("cannot read the data of a constant of type {type}")
+                        format!(
+                            "cannot read the data of a constant of type {type} (a dense_resource \
+                             without its blob, as --mlir-elide-resource-strings-if-larger \
+                             prints it, or of the wrong size)"
+                        )
                     })?;
                 &converted[..]
             }
