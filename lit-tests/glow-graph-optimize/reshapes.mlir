@@ -48,3 +48,45 @@ func.func @kept(%a: tensor<2x6xf32>, %b: tensor<12xf32>) -> (tensor<3x4xf32>, te
   %s = glow.graph.add %ra, %rb : tensor<3x4xf32>
   return %r, %s : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// A transformer's FFN as exported: a 2-D matmul's [tokens, features] result split into
+// [batch, tokens, features], a bias broadcast over batch and tokens, GELU, merged back
+// for the next matmul. The bias varies only along the features the reshape keeps, so
+// it is re-made as a broadcast over the matmul's rows; the reshapes sink and cancel,
+// and the epilogue is on the matmul's own result.
+// CHECK-LABEL: func.func @bias_over_kept_dims
+// CHECK-NEXT: %[[MM:.*]] = glow.graph.matmul %arg0, %arg1 : (tensor<6x4xf32>, tensor<4x8xf32>) -> tensor<6x8xf32>
+// CHECK-NEXT: %[[V:.*]] = glow.graph.reshape %arg2 : tensor<8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT: %[[B:.*]] = glow.graph.broadcast %[[V]] axis 0 : tensor<1x8xf32> -> tensor<6x8xf32>
+// CHECK-NEXT: %[[A:.*]] = glow.graph.add %[[B]], %[[MM]] : tensor<6x8xf32>
+// CHECK-NEXT: %[[G:.*]] = glow.graph.gelu %[[A]] : tensor<6x8xf32>
+// CHECK-NEXT: glow.graph.matmul %[[G]], %arg3 : (tensor<6x8xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>
+// OFF-LABEL: func.func @bias_over_kept_dims
+// OFF-COUNT-2: glow.graph.reshape %{{.*}} : tensor<{{6x8|2x3x8}}xf32>
+func.func @bias_over_kept_dims(%x: tensor<6x4xf32>, %w1: tensor<4x8xf32>, %bias: tensor<8xf32>, %w2: tensor<8x4xf32>) -> tensor<6x4xf32> {
+  %mm = glow.graph.matmul %x, %w1 : (tensor<6x4xf32>, tensor<4x8xf32>) -> tensor<6x8xf32>
+  %split = glow.graph.reshape %mm : tensor<6x8xf32> -> tensor<2x3x8xf32>
+  %b1 = glow.graph.reshape %bias : tensor<8xf32> -> tensor<1x1x8xf32>
+  %b = glow.graph.broadcast %b1 axis 0 : tensor<1x1x8xf32> -> tensor<2x3x8xf32>
+  %a = glow.graph.add %b, %split : tensor<2x3x8xf32>
+  %g = glow.graph.gelu %a : tensor<2x3x8xf32>
+  %merged = glow.graph.reshape %g : tensor<2x3x8xf32> -> tensor<6x8xf32>
+  %y = glow.graph.matmul %merged, %w2 : (tensor<6x8xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+// Refused: a broadcast that varies along a dimension the reshape splits (a per-batch
+// value over [2, 3, 8] from [6, 8]) cannot be re-made over the source's rows.
+// CHECK-LABEL: func.func @bias_over_split_dims
+// CHECK: %[[R:.*]] = glow.graph.reshape %{{.*}} : tensor<6x8xf32> -> tensor<2x3x8xf32>
+// CHECK: glow.graph.add %{{.*}}, %[[R]] : tensor<2x3x8xf32>
+func.func @bias_over_split_dims(%x: tensor<6x8xf32>, %per_batch: tensor<2x1x1xf32>) -> tensor<2x3x8xf32> {
+  %split = glow.graph.reshape %x : tensor<6x8xf32> -> tensor<2x3x8xf32>
+  %b = glow.graph.broadcast %per_batch axis 0 : tensor<2x1x1xf32> -> tensor<2x3x8xf32>
+  %a = glow.graph.add %b, %split : tensor<2x3x8xf32>
+  return %a : tensor<2x3x8xf32>
+}

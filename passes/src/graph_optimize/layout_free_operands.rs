@@ -9,6 +9,10 @@
 //!   that could not fold into an integer convolution, a zero point times each filter's
 //!   sum), a spatial mask broadcast over channels. Its transpose is a reshape, then a
 //!   broadcast.
+//! - for reshapes, a broadcast of a value that varies only along the trailing
+//!   dimensions the reshape keeps (a bias over the features of a `[batch, tokens,
+//!   features]` tensor that a 2-D matmul produced as `[batch * tokens, features]`): it
+//!   is re-made as the same vector broadcast over the source's leading dimensions.
 //!
 //! Without this, `mul(transpose(x), broadcast(per_channel))` stopped the channels-last
 //! transposes, and the rest of the chain ran in NCHW with strided reads.
@@ -31,8 +35,8 @@ use melior::{
 pub enum Layout<'p> {
     /// Transposed by this permutation (`result[i] = source[perm[i]]`).
     Transpose(&'p [i64]),
-    /// Reshaped.
-    Reshape,
+    /// Reshaped from a source of this shape.
+    Reshape(&'p [i64]),
 }
 
 /// A value (a constant or computed), or the input of a broadcast making `value`,
@@ -64,6 +68,39 @@ fn reshapable<'c: 'a, 'a>(value: Value<'c, 'a>, perm: &[i64]) -> Option<(Value<'
         .then_some((vector, moved))
 }
 
+/// For an operand `value` of a reshaped op whose source has shape `source`: the input
+/// of the broadcast making `value` and its shape in the source, when the input varies
+/// only along trailing dimensions that the operand and the source share (the reshape
+/// merges or splits only the dimensions before them, where the input is 1).
+fn trailing_broadcast<'c: 'a, 'a>(
+    value: Value<'c, 'a>,
+    source: &[i64],
+) -> Option<(Value<'c, 'a>, Vec<i64>)> {
+    let broadcast = defining_op(value, "glow.graph.broadcast")?;
+    let (input, axis) = (first_operand(broadcast)?, i64_value(broadcast, "axis")?);
+    let (shape, _) = tensor_info(input)?;
+    let (operand, _) = tensor_info(value)?;
+    // The input's dimensions at the operand's rank.
+    let mut full = vec![1i64; operand.len()];
+    for (i, d) in shape.iter().enumerate() {
+        *full.get_mut(usize::try_from(axis).ok()? + i)? = *d;
+    }
+    let kept = operand
+        .iter()
+        .rev()
+        .zip(source.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (lead, tail) = full.split_at(operand.len() - kept);
+    if !lead.iter().all(|d| *d == 1) || kept == 0 || source.len() < kept {
+        return None;
+    }
+    let moved: Vec<i64> = std::iter::repeat_n(1, source.len() - kept)
+        .chain(tail.iter().copied())
+        .collect();
+    Some((input, moved))
+}
+
 /// The input of a broadcast whose input dimensions are all 1.
 fn broadcast_scalar<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
     let input = first_operand(defining_op(value, "glow.graph.broadcast")?)?;
@@ -83,6 +120,7 @@ pub fn is_layout_free(value: Value, layout: &Layout) -> bool {
     defining_op(value, "glow.graph.splat").is_some()
         || broadcast_scalar(value).is_some()
         || matches!(layout, Layout::Transpose(perm) if reshapable(value, perm).is_some())
+        || matches!(layout, Layout::Reshape(source) if trailing_broadcast(value, source).is_some())
 }
 
 /// `value` (a layout-free operand) re-made with shape `shape` in the source layout,
@@ -116,10 +154,10 @@ pub fn remake<'c>(
         };
         return broadcast(context, rewriter, input, shape, element, location);
     }
-    let Layout::Transpose(perm) = layout else {
-        return None;
+    let (vector, moved) = match layout {
+        Layout::Transpose(perm) => reshapable(value, perm)?,
+        Layout::Reshape(source) => trailing_broadcast(value, source)?,
     };
-    let (vector, moved) = reshapable(value, perm)?;
     let reshaped = reshape(context, rewriter, vector, &moved, element, location)?;
     if moved == shape {
         return Some(reshaped);

@@ -338,9 +338,12 @@ fn rewrite_binary<'c>(
     let Some(result_type) = shaped_like(source, op) else {
         return false;
     };
+    let Some(source_shape) = shape(source) else {
+        return false;
+    };
     let layout = match movement {
         Movement::Transpose(perm) => Layout::Transpose(perm),
-        Movement::Reshape(_) => Layout::Reshape,
+        Movement::Reshape(_) => Layout::Reshape(&source_shape),
     };
     // Every operand must be moved or layout-free before anything is built.
     if operands
@@ -349,9 +352,6 @@ fn rewrite_binary<'c>(
     {
         return false;
     }
-    let Some(source_shape) = shape(source) else {
-        return false;
-    };
     rewriter.set_insertion_point_before(op);
     let mut sources = Vec::new();
     for value in &operands {
