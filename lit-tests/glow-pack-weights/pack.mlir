@@ -7,7 +7,7 @@
 // RUN: glow-opt %t.mlir --pass-pipeline='builtin.module(func.func(glow-pack-weights),canonicalize,cse)' | FileCheck %s --check-prefix=PACKED
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-pack-weights),canonicalize,cse)' | FileCheck %s
 // The packed model computes what onnxruntime computes (Conv 3x3 128 -> 160 on 7x7
-// and Gemm 7840 -> 640 are both packed):
+// and Gemm 7840 -> 640 are both packed; the Gemm's bias and Tanh run in its loop):
 // RUN: %python %S/Inputs/weights.py onnx %t.onnx
 // RUN: rm -rf %t.out && glow-run %t.onnx --threads 1 --input x=%t.onnx.x.npy --output-dir %t.out
 // RUN: %python %S/Inputs/weights.py check %t.onnx %t.onnx.x.npy %t.out/y.npy | FileCheck %s --check-prefix=RESULT
@@ -35,6 +35,30 @@
 // PACKED-NOT: glow.pack
 // PACKED-NOT: conv_w:
 // PACKED-NOT: mm_w:
+
+// A matmul glow-stack marked: its epilogue (bias add, tanh) is looped over the column
+// tiles with the matmul fused into the loop, so each 64 x 64 tile gets its epilogue
+// while in the cache. The bias is read as a 64-vector (no broadcast written out), and
+// the epilogue updates the matmul's tile in place (its output is the matmul's result),
+// which the loop inserts into the result.
+// PACKED-LABEL: func.func @matmul_epilogue
+// PACKED: scf.forall (%[[T:.*]]) in (24) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<64x1536xf32>)
+// PACKED:   %[[BIAS:.*]] = tensor.extract_slice %arg1[%{{.*}}] [64] [1] : tensor<1536xf32> to tensor<64xf32>
+// PACKED:   %[[TILE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}] [64, 64] [1, 1]
+// PACKED:   %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[TILE]] : tensor<64x64xf32>)
+// PACKED:   %[[MM:.*]] = linalg.matmul {glow.stack} ins(%arg0, %{{.*}} : tensor<64x384xf32>, tensor<384x64xf32>) outs(%[[INIT]] : tensor<64x64xf32>)
+// PACKED:   %[[EPI:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<64xf32>) outs(%[[MM]] : tensor<64x64xf32>)
+// PACKED:     arith.addf
+// PACKED:     math.tanh
+// PACKED:   tensor.parallel_insert_slice %[[EPI]] into %[[OUT]]
+// PACKED-NOT: linalg.broadcast
+
+// A convolution's epilogue stays after the loop (measured slower in it).
+// PACKED-LABEL: func.func @conv_epilogue
+// PACKED: %[[LOOP:.*]] = scf.forall
+// PACKED:   linalg.conv_2d_nhwc_hwcf
+// PACKED:   tensor.parallel_insert_slice
+// PACKED: linalg.generic {{.*}} ins(%[[LOOP]] : tensor<1x7x7x512xf32>)
 
 // Left alone: weights under half the L2 (3x3x64x64, 147 KB), weights that are not a
 // constant, one channel tile (4096 x 32: the whole width is one register tile). (The

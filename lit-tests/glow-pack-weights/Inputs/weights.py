@@ -1,10 +1,11 @@
 """Writes the glow-pack-weights tests' inputs, with random (not splat) weights larger
 than half the L2 cache:
   weights.py mlir OUT.mlir   linalg functions @conv (3x3x512x512) and @matmul (384x1536)
-                             whose weights are dense_resource constants;
+                             whose weights are dense_resource constants, and the same
+                             kernels marked by glow-stack with an epilogue each;
   weights.py onnx OUT.onnx   an ONNX model: Conv 3x3 128 -> 160 on 7x7 (737 KB of
                              filters), Relu, Flatten, Gemm 7840 -> 640 (20 MB), with
-                             biases;
+                             biases, Tanh (the Gemm's stacked epilogue);
   weights.py check MODEL X.npy GLOW_OUT.npy   onnxruntime's output on X against glow's."""
 import sys
 
@@ -36,6 +37,37 @@ func.func @matmul(%a: tensor<64x384xf32>) -> tensor<64x1536xf32> {
   %0 = linalg.matmul ins(%a, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
   return %0 : tensor<64x1536xf32>
 }
+func.func @matmul_epilogue(%a: tensor<64x384xf32>, %bias: tensor<1536xf32>) -> tensor<64x1536xf32> {
+  %w = arith.constant dense_resource<mm_w> : tensor<384x1536xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1536xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %0 = linalg.matmul {glow.stack} ins(%a, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %b = linalg.broadcast ins(%bias : tensor<1536xf32>) outs(%e : tensor<64x1536xf32>) dimensions = [0]
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%b, %0 : tensor<64x1536xf32>, tensor<64x1536xf32>) outs(%e : tensor<64x1536xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<64x1536xf32>
+  return %1 : tensor<64x1536xf32>
+}
+func.func @conv_epilogue(%x: tensor<1x9x9x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
+  %w = arith.constant dense_resource<conv_w> : tensor<3x3x512x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x512xf32>
+  %init = linalg.broadcast ins(%b : tensor<512xf32>) outs(%e : tensor<1x7x7x512xf32>) dimensions = [0, 1, 2]
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, glow.stack}
+      ins(%x, %w : tensor<1x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%init : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x7x7x512xf32>) outs(%e : tensor<1x7x7x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x7x7x512xf32>
+  return %1 : tensor<1x7x7x512xf32>
+}
 {-#
   dialect_resources: {
     builtin: {
@@ -59,7 +91,8 @@ def write_onnx(path):
         helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1], name="conv"),
         helper.make_node("Relu", ["c"], ["r"], name="relu"),
         helper.make_node("Flatten", ["r"], ["f"], name="flatten"),
-        helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], transB=1, name="fc"),
+        helper.make_node("Gemm", ["f", "fc_w", "fc_b"], ["g"], transB=1, name="fc"),
+        helper.make_node("Tanh", ["g"], ["y"], name="tanh"),
     ]
     graph = helper.make_graph(nodes, "packed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 128, 7, 7])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 640])], initializers)

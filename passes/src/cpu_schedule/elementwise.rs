@@ -232,7 +232,7 @@ fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<Row
 /// The tile sizes that make `op` a vectorizable row, when it qualifies; `gathers`:
 /// its payload reads byte tables (int8 lookup tables), which LLVM's loop vectorizer
 /// leaves scalar, so even a plain elementwise op is vectorized here.
-fn row_tiling(op: OperationRef, gathers: bool) -> Option<RowSchedule> {
+fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedule> {
     let dims = map_dims(op)?;
     let parallel = parallel_iterators(op)?;
     let loops = parallel.len();
@@ -272,7 +272,7 @@ fn row_tiling(op: OperationRef, gathers: bool) -> Option<RowSchedule> {
     let broadcasts = dims[..dims.len() - op.result_count()]
         .iter()
         .any(|operand_dims| !operand_dims.contains(&(loops - 1)));
-    if !broadcasts && parallel[loops - 1] && !gathers && !transcendental(op) {
+    if !broadcasts && parallel[loops - 1] && !gathers && !transcendental(op) && !nested {
         return None;
     }
     if innermost % 8 != 0 {
@@ -476,11 +476,27 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
     let Some(block) = region.first_block() else {
         return Ok(());
     };
-    // Per tagged op: its split across threads and its row tiling, at least one given.
-    let mut schedules = Vec::new();
+    // The function's generics and those in the body of a top-level scf.forall (the
+    // epilogue of a packed-weight kernel's tile, `glow-pack-weights`), which the
+    // threads already share: no second split.
+    let mut generics = Vec::new();
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
+        if op.name().as_string_ref().as_str() == Ok("scf.forall") {
+            let body = op.region(0).ok().and_then(|r| r.first_block());
+            let mut inner = body.and_then(|b| b.first_operation());
+            while let Some(nested) = inner {
+                inner = nested.next_in_block();
+                generics.push((nested, true));
+            }
+        } else {
+            generics.push((op, false));
+        }
+    }
+    // Per tagged op: its split across threads and its row tiling, at least one given.
+    let mut schedules = Vec::new();
+    for (op, nested) in generics {
         if op.name().as_string_ref().as_str() != Ok("linalg.generic") || op.result_count() == 0 {
             continue;
         }
@@ -489,10 +505,10 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
         {
             None
         } else {
-            row_tiling(op, lookups)
+            row_tiling(op, lookups, nested)
         };
         let rows = rows.or_else(|| transposed_blocks(op, lookups));
-        let split = thread_split(op, threads, rows.as_ref());
+        let split = thread_split(op, threads, rows.as_ref()).filter(|_| !nested);
         if rows.is_some() || split.is_some() {
             set_tag_named(op, TAG);
             schedules.push((split, rows.map(|r| (r, lookups))));

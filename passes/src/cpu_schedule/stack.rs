@@ -132,6 +132,177 @@ pub(super) fn is_epilogue(user: OperationRef, result: Value) -> bool {
         && !super::elementwise::gathers(user)
 }
 
+/// Each operand of the epilogue `user` that a `linalg.broadcast` makes is replaced by
+/// the broadcast's input, read through the projection of the operand's indexing map
+/// onto the input's dimensions: a bias is read as a vector instead of being written
+/// out whole first (and, tiled with the epilogue, without a tile of its own).
+pub fn read_broadcasts_directly(user: OperationRef) {
+    let Some(maps) = user
+        .attribute("indexing_maps")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+    else {
+        return;
+    };
+    let Some(dims) = indexing_maps(user) else {
+        return;
+    };
+    let mut texts: Vec<String> = (0..maps.len())
+        .filter_map(|i| maps.element(i).ok().map(|m| m.to_string()))
+        .collect();
+    if texts.len() != user.operand_count() {
+        return;
+    }
+    let rank = dims.last().map_or(0, Vec::len);
+    let mut replaced = Vec::new();
+    for (i, map) in dims.iter().enumerate().take(user.operand_count() - 1) {
+        let Some(broadcast) = operand(user, i)
+            .and_then(producer)
+            .filter(|p| name_of(*p) == "linalg.broadcast")
+        else {
+            continue;
+        };
+        let added = broadcast
+            .attribute("dimensions")
+            .ok()
+            .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|a| {
+                (0..a.len())
+                    .filter_map(|k| a.element(k).ok())
+                    .collect::<Vec<i64>>()
+            });
+        let (Some(added), Some(input)) = (added, operand(broadcast, 0)) else {
+            continue;
+        };
+        // The operand reads its own dims `map`; the broadcast's input keeps those not
+        // added.
+        let kept: Vec<String> = map
+            .iter()
+            .enumerate()
+            .filter(|(position, _)| !added.contains(&(*position as i64)))
+            .map(|(_, d)| format!("d{d}"))
+            .collect();
+        let all: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+        texts[i] = format!("affine_map<({}) -> ({})>", all.join(", "), kept.join(", "));
+        replaced.push((i, input));
+    }
+    if replaced.is_empty() {
+        return;
+    }
+    let context = user.context();
+    let Some(attribute) = melior::ir::Attribute::parse(
+        unsafe { context.to_ref() },
+        &format!("[{}]", texts.join(", ")),
+    ) else {
+        return;
+    };
+    for (i, input) in replaced {
+        // SAFETY: the input dominates the broadcast, which dominates `user`; the new
+        // map reads it with its own rank.
+        unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), i as isize, input.to_raw()) };
+    }
+    // SAFETY: `user` is live; the attribute lives in its context.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            user.to_raw(),
+            mlir_sys::mlirStringRefCreateFromCString(c"indexing_maps".as_ptr()),
+            attribute.to_raw(),
+        )
+    };
+}
+
+/// The epilogue `user` of `kernel` (an elementwise generic reading the kernel's result
+/// element for element and not its own output) rewritten to update the result in
+/// place: `generic ins(%a, %r) outs(%e) {^bb0(%x, %y, %o): f(%x, %y)}` becomes
+/// `generic ins(%a) outs(%r) {^bb0(%x, %o): f(%x, %o)}`. Reading its output, the
+/// generic keeps that operand through linalg's elementwise fusion (which gives an
+/// unread output a new empty tensor) and bufferizes onto the result's buffer.
+pub fn update_in_place(user: OperationRef, kernel: OperationRef) {
+    let (Some(result), Some(maps)) = (
+        crate::quantization::ir::result(kernel, 0),
+        user.attribute("indexing_maps")
+            .ok()
+            .and_then(|a| ArrayAttribute::try_from(a).ok()),
+    ) else {
+        return;
+    };
+    let inputs = user.operand_count() - 1;
+    let reads: Vec<usize> = (0..inputs)
+        .filter(|i| operand(user, *i) == Some(result))
+        .collect();
+    let Ok(iterators) = user.attribute("iterator_types") else {
+        return;
+    };
+    let Ok(result_type) = user.result(0).map(|r| r.r#type()) else {
+        return;
+    };
+    if reads.is_empty() || maps.len() != user.operand_count() {
+        return;
+    }
+    let kept: Vec<usize> = (0..inputs).filter(|i| !reads.contains(i)).collect();
+    let texts: Vec<String> = kept
+        .iter()
+        .chain(std::iter::once(&inputs))
+        .filter_map(|i| maps.element(*i).ok().map(|m| m.to_string()))
+        .collect();
+    let context = user.context();
+    // SAFETY: the context outlives this call.
+    let context = unsafe { context.to_ref() };
+    let Some(new_maps) = melior::ir::Attribute::parse(context, &format!("[{}]", texts.join(", ")))
+    else {
+        return;
+    };
+    let mut operands: Vec<Value> = kept.iter().filter_map(|i| operand(user, *i)).collect();
+    operands.push(result);
+    let segments =
+        melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[kept.len() as i32, 1]);
+    let Ok(generic) = OperationBuilder::new("linalg.generic", user.location())
+        .add_operands(&operands)
+        .add_results(&[result_type])
+        .add_attributes(&[
+            (
+                melior::ir::Identifier::new(context, "indexing_maps"),
+                new_maps,
+            ),
+            (
+                melior::ir::Identifier::new(context, "iterator_types"),
+                iterators,
+            ),
+            (
+                melior::ir::Identifier::new(context, "operandSegmentSizes"),
+                segments.into(),
+            ),
+        ])
+        .add_regions([melior::ir::Region::new()])
+        .build()
+    else {
+        return;
+    };
+    // SAFETY: `user` is live and has one region with one block whose arguments are
+    // its operands' elements, in order; the body moves to the new op, whose
+    // arguments then lose those of the result's reads (replaced by the output's);
+    // the new op takes `user`'s place and `user`, left without uses, is erased.
+    unsafe {
+        let new = generic.into_raw();
+        let body = mlir_sys::mlirOperationGetRegion(new, 0);
+        mlir_sys::mlirRegionTakeBody(body, mlir_sys::mlirOperationGetRegion(user.to_raw(), 0));
+        let block = mlir_sys::mlirRegionGetFirstBlock(body);
+        let output = mlir_sys::mlirBlockGetArgument(block, inputs as isize);
+        for i in reads.iter().rev() {
+            let argument = mlir_sys::mlirBlockGetArgument(block, *i as isize);
+            mlir_sys::mlirValueReplaceAllUsesOfWith(argument, output);
+            mlir_sys::mlirBlockEraseArgument(block, *i as u32);
+        }
+        let parent = mlir_sys::mlirOperationGetBlock(user.to_raw());
+        mlir_sys::mlirBlockInsertOwnedOperationBefore(parent, user.to_raw(), new);
+        mlir_sys::mlirValueReplaceAllUsesOfWith(
+            mlir_sys::mlirOperationGetResult(user.to_raw(), 0),
+            mlir_sys::mlirOperationGetResult(new, 0),
+        );
+        mlir_sys::mlirOperationDestroy(user.to_raw());
+    }
+}
+
 /// The result dims of each indexing map of a generic, when every map is a projected
 /// permutation.
 fn indexing_maps(op: OperationRef) -> Option<Vec<Vec<usize>>> {
