@@ -12,6 +12,11 @@
 // RUN: rm -rf %t.out && glow-run %t.onnx --threads 1 --input x=%t.onnx.x.npy --output-dir %t.out
 // RUN: %python %S/Inputs/weights.py check %t.onnx %t.onnx.x.npy %t.out/y.npy | FileCheck %s --check-prefix=RESULT
 // RESULT: normalized max error {{.*}}: ok
+// The Gemm's loop, its bias and Tanh inside, is reported under the Gemm's name:
+// RUN: glow-run %t.onnx --threads 1 --profile-layers --input x=%t.onnx.x.npy | FileCheck %s --check-prefix=PROFILE
+// PROFILE: layers:
+// PROFILE-DAG: ms  scf.forall fc
+// PROFILE-DAG: ms  scf.forall conv
 
 // 3x3x512x512 f32 (9.4 MB): 16 tiles of 32 filters (the register tile's width for
 // 7-column rows); the bias broadcast is made per tile.

@@ -206,7 +206,28 @@ fn epilogues_in_place(func: OperationRef) {
         let (user, kernel) =
             unsafe { (OperationRef::from_raw(user), OperationRef::from_raw(kernel)) };
         init_on_loop_output(kernel, user);
+        name_loop_after_kernel(kernel, user);
         super::stack::update_in_place(user, kernel);
+    }
+}
+
+/// The loop made by tiling the epilogue carries the epilogue's location; it gets the
+/// kernel's and the epilogue's, fused in that order, so reports name it after the
+/// kernel (`--profile-layers`: the FFN's MatMul, not the GELU's last Mul).
+fn name_loop_after_kernel(kernel: OperationRef, epilogue: OperationRef) {
+    let Some(forall) = kernel.parent_operation() else {
+        return;
+    };
+    // SAFETY: location construction in the ops' context; both ops are live.
+    unsafe {
+        let locations = [kernel.location().to_raw(), epilogue.location().to_raw()];
+        let fused = mlir_sys::mlirLocationFusedGet(
+            mlir_sys::mlirOperationGetContext(forall.to_raw()),
+            2,
+            locations.as_ptr(),
+            mlir_sys::mlirAttributeGetNull(),
+        );
+        mlir_sys::mlirOperationSetLocation(forall.to_raw(), fused);
     }
 }
 
