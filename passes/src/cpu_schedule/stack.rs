@@ -137,25 +137,12 @@ pub(super) fn is_epilogue(user: OperationRef, result: Value) -> bool {
 /// onto the input's dimensions: a bias is read as a vector instead of being written
 /// out whole first (and, tiled with the epilogue, without a tile of its own).
 pub fn read_broadcasts_directly(user: OperationRef) {
-    let Some(maps) = user
-        .attribute("indexing_maps")
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-    else {
+    let Some(mut dims) = indexing_maps(user) else {
         return;
     };
-    let Some(dims) = indexing_maps(user) else {
-        return;
-    };
-    let mut texts: Vec<String> = (0..maps.len())
-        .filter_map(|i| maps.element(i).ok().map(|m| m.to_string()))
-        .collect();
-    if texts.len() != user.operand_count() {
-        return;
-    }
     let rank = dims.last().map_or(0, Vec::len);
     let mut replaced = Vec::new();
-    for (i, map) in dims.iter().enumerate().take(user.operand_count() - 1) {
+    for (i, map) in dims.iter_mut().enumerate().take(user.operand_count() - 1) {
         let Some(broadcast) = operand(user, i)
             .and_then(producer)
             .filter(|p| name_of(*p) == "linalg.broadcast")
@@ -176,24 +163,18 @@ pub fn read_broadcasts_directly(user: OperationRef) {
         };
         // The operand reads its own dims `map`; the broadcast's input keeps those not
         // added.
-        let kept: Vec<String> = map
+        *map = map
             .iter()
             .enumerate()
             .filter(|(position, _)| !added.contains(&(*position as i64)))
-            .map(|(_, d)| format!("d{d}"))
+            .map(|(_, d)| *d)
             .collect();
-        let all: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
-        texts[i] = format!("affine_map<({}) -> ({})>", all.join(", "), kept.join(", "));
         replaced.push((i, input));
     }
     if replaced.is_empty() {
         return;
     }
-    let context = user.context();
-    let Some(attribute) = melior::ir::Attribute::parse(
-        unsafe { context.to_ref() },
-        &format!("[{}]", texts.join(", ")),
-    ) else {
+    let Some(attribute) = maps_attribute(user, rank, &dims) else {
         return;
     };
     for (i, input) in replaced {
@@ -211,6 +192,37 @@ pub fn read_broadcasts_directly(user: OperationRef) {
     };
 }
 
+/// The `indexing_maps` attribute of a generic with `rank` loops whose operands read
+/// the loop dims `dims` (projected permutations), in `op`'s context.
+fn maps_attribute<'c>(
+    op: OperationRef<'c, '_>,
+    rank: usize,
+    dims: &[Vec<usize>],
+) -> Option<melior::ir::Attribute<'c>> {
+    let all: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+    let maps: Vec<String> = dims
+        .iter()
+        .map(|map| {
+            let results: Vec<String> = map.iter().map(|d| format!("d{d}")).collect();
+            format!(
+                "affine_map<({}) -> ({})>",
+                all.join(", "),
+                results.join(", ")
+            )
+        })
+        .collect();
+    let text = std::ffi::CString::new(format!("[{}]", maps.join(", "))).ok()?;
+    // SAFETY: parsing in `op`'s live context, which owns the attribute for as long as
+    // the op lives; a null result (a parse failure) is refused.
+    unsafe {
+        let raw = mlir_sys::mlirAttributeParseGet(
+            mlir_sys::mlirOperationGetContext(op.to_raw()),
+            mlir_sys::mlirStringRefCreateFromCString(text.as_ptr()),
+        );
+        (!raw.ptr.is_null()).then(|| melior::ir::Attribute::from_raw(raw))
+    }
+}
+
 /// The epilogue `user` of `kernel` (an elementwise generic reading the kernel's result
 /// element for element and not its own output) rewritten to update the result in
 /// place: `generic ins(%a, %r) outs(%e) {^bb0(%x, %y, %o): f(%x, %y)}` becomes
@@ -218,11 +230,9 @@ pub fn read_broadcasts_directly(user: OperationRef) {
 /// generic keeps that operand through linalg's elementwise fusion (which gives an
 /// unread output a new empty tensor) and bufferizes onto the result's buffer.
 pub fn update_in_place(user: OperationRef, kernel: OperationRef) {
-    let (Some(result), Some(maps)) = (
+    let (Some(result), Some(dims)) = (
         crate::quantization::ir::result(kernel, 0),
-        user.attribute("indexing_maps")
-            .ok()
-            .and_then(|a| ArrayAttribute::try_from(a).ok()),
+        indexing_maps(user),
     ) else {
         return;
     };
@@ -236,22 +246,22 @@ pub fn update_in_place(user: OperationRef, kernel: OperationRef) {
     let Ok(result_type) = user.result(0).map(|r| r.r#type()) else {
         return;
     };
-    if reads.is_empty() || maps.len() != user.operand_count() {
+    if reads.is_empty() || dims.len() != user.operand_count() {
         return;
     }
     let kept: Vec<usize> = (0..inputs).filter(|i| !reads.contains(i)).collect();
-    let texts: Vec<String> = kept
+    let kept_dims: Vec<Vec<usize>> = kept
         .iter()
         .chain(std::iter::once(&inputs))
-        .filter_map(|i| maps.element(*i).ok().map(|m| m.to_string()))
+        .map(|i| dims[*i].clone())
         .collect();
+    let rank = dims[inputs].len();
+    let Some(new_maps) = maps_attribute(user, rank, &kept_dims) else {
+        return;
+    };
     let context = user.context();
     // SAFETY: the context outlives this call.
     let context = unsafe { context.to_ref() };
-    let Some(new_maps) = melior::ir::Attribute::parse(context, &format!("[{}]", texts.join(", ")))
-    else {
-        return;
-    };
     let mut operands: Vec<Value> = kept.iter().filter_map(|i| operand(user, *i)).collect();
     operands.push(result);
     let segments =
