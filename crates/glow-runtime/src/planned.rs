@@ -109,10 +109,14 @@ impl MemoryPlan {
     }
 }
 
+/// Transparent huge pages' size on x86-64 and aarch64 with 4 KiB base pages.
+const HUGE_PAGE: usize = 2 << 20;
+
 /// A zeroed, page-aligned (so 64-byte aligned, as the planner assumes and tells LLVM)
 /// byte buffer, mapped from the system: pages cost memory only once written, so a
 /// weights image being filled never counts twice.
 pub struct AlignedBytes {
+    base: *mut u8,
     pointer: *mut u8,
     mapped: usize,
     len: usize,
@@ -132,9 +136,18 @@ impl AlignedBytes {
             )
         };
         let len = usize::try_from(len).map_err(|_| out_of_memory())?;
-        let mapped = len.max(1);
+        // Buffers of a huge page or more are mapped one huge page longer and start on a
+        // huge-page boundary, and ask for transparent huge pages: a model's weights and
+        // activations are read by every run, and 4 KiB pages spread them over
+        // thousands of TLB entries.
+        let huge = len >= HUGE_PAGE;
+        let mapped = if huge {
+            len.checked_add(HUGE_PAGE).ok_or_else(out_of_memory)?
+        } else {
+            len.max(1)
+        };
         // SAFETY: an anonymous private mapping; failure is handled.
-        let pointer = unsafe {
+        let base = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
                 mapped,
@@ -144,11 +157,25 @@ impl AlignedBytes {
                 0,
             )
         };
-        if pointer == libc::MAP_FAILED {
+        if base == libc::MAP_FAILED {
             return Err(out_of_memory());
         }
+        let base: *mut u8 = base.cast();
+        let pointer = if huge {
+            let skip = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
+            // SAFETY: `skip` < HUGE_PAGE, inside the mapping; the advice is a hint
+            // (a kernel without transparent huge pages ignores or refuses it).
+            unsafe {
+                let pointer = base.add(skip);
+                libc::madvise(pointer.cast(), len, libc::MADV_HUGEPAGE);
+                pointer
+            }
+        } else {
+            base
+        };
         Ok(Self {
-            pointer: pointer.cast(),
+            base,
+            pointer,
             mapped,
             len,
         })
@@ -170,7 +197,7 @@ impl AlignedBytes {
 impl Drop for AlignedBytes {
     fn drop(&mut self) {
         // SAFETY: the mapping made in `zeroed`, unmapped once.
-        unsafe { libc::munmap(self.pointer.cast(), self.mapped) };
+        unsafe { libc::munmap(self.base.cast(), self.mapped) };
     }
 }
 
