@@ -94,11 +94,14 @@ func.func @bias_over_split_dims(%x: tensor<6x8xf32>, %per_batch: tensor<2x1x1xf3
 
 // -----
 
-// Refused: a bias that is a view of a function argument (ONNX LSTM's peephole weights,
-// an input sliced per gate), whose re-made broadcast glow-lower-instr cannot place.
+// A bias that is a view of a function argument (ONNX LSTM's peephole weights, an input
+// sliced per gate) is re-made over the source too: the reshape sinks to the result.
 // CHECK-LABEL: func.func @bias_from_argument
-// CHECK: %[[R:.*]] = glow.graph.reshape %arg0 : tensor<1x2x3xf32> -> tensor<2x3xf32>
-// CHECK: glow.graph.mul %[[R]], %{{.*}} : tensor<2x3xf32>
+// CHECK: %[[S:.*]] = glow.graph.slice %{{.*}} start [3] : tensor<9xf32> -> tensor<3xf32>
+// CHECK-NEXT: %[[V:.*]] = glow.graph.reshape %[[S]] : tensor<3xf32> -> tensor<1x1x3xf32>
+// CHECK-NEXT: %[[B:.*]] = glow.graph.broadcast %[[V]] axis 0 : tensor<1x1x3xf32> -> tensor<1x2x3xf32>
+// CHECK-NEXT: %[[M:.*]] = glow.graph.mul %arg0, %[[B]] : tensor<1x2x3xf32>
+// CHECK-NEXT: glow.graph.reshape %[[M]] : tensor<1x2x3xf32> -> tensor<2x3xf32>
 func.func @bias_from_argument(%a: tensor<1x2x3xf32>, %p: tensor<1x9xf32>) -> tensor<2x3xf32> {
   %r = glow.graph.reshape %a : tensor<1x2x3xf32> -> tensor<2x3xf32>
   %pf = glow.graph.reshape %p : tensor<1x9xf32> -> tensor<9xf32>

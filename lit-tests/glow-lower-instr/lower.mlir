@@ -70,12 +70,32 @@ func.func @tensorview(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activ
 
 // -----
 
-// A tensorview of something that is not a planned buffer (here a subview) is refused.
+// A tensorview of a subview of identity layout (contiguous, starting where its
+// source starts: a leading slice, as of an input sliced per LSTM gate) is a view of
+// the planned buffer under the subview, further in by the tensorview's offset.
+// CHECK-LABEL: func.func @tensorview_of_leading_slice
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT: %[[V:.*]] = memref.view %{{.*}}[%[[C8]]][] : memref<128xi8> to memref<1x2xf32>
+// CHECK: linalg.copy ins(%[[V]] : memref<1x2xf32>)
+func.func @tensorview_of_leading_slice(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
+    attributes {glow.activations_size = 128 : index} {
+  %a = glow.instr.alloc_activation offset 0 : memref<2x4xf32>
+  %b = glow.instr.alloc_activation offset 64 : memref<1x2xf32>
+  %s = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  %v = glow.instr.tensorview %s [2] : memref<4xf32, strided<[1]>> -> memref<1x2xf32>
+  linalg.copy ins(%v : memref<1x2xf32>) outs(%b : memref<1x2xf32>)
+  return
+}
+
+// -----
+
+// A tensorview of something that is not a planned buffer (here a subview that starts
+// further in, whose layout has an offset) is refused.
 func.func @f(%constant: memref<64xi8>, %mutable: memref<128xi8>, %activations: memref<128xi8>)
     attributes {glow.activations_size = 128 : index} {
   %a = glow.instr.alloc_activation offset 0 : memref<2x4xf32>
-  %s = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  %s = memref.subview %a[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
   // expected-error @+1 {{glow-lower-instr: a tensorview of a buffer that is not a planned weight or activation}}
-  %v = glow.instr.tensorview %s [0] : memref<4xf32, strided<[1]>> -> memref<2xf32>
+  %v = glow.instr.tensorview %s [0] : memref<4xf32, strided<[1], offset: 4>> -> memref<2xf32>
   return
 }

@@ -92,36 +92,13 @@ fn trailing_broadcast<'c: 'a, 'a>(
         .take_while(|(a, b)| a == b)
         .count();
     let (lead, tail) = full.split_at(operand.len() - kept);
-    if !lead.iter().all(|d| *d == 1) || kept == 0 || source.len() < kept || views_argument(input) {
+    if !lead.iter().all(|d| *d == 1) || kept == 0 || source.len() < kept {
         return None;
     }
     let moved: Vec<i64> = std::iter::repeat_n(1, source.len() - kept)
         .chain(tail.iter().copied())
         .collect();
     Some((input, moved))
-}
-
-/// Whether `value` is a function argument seen through reshapes and slices. A
-/// broadcast re-made from such a view fails to lower (glow-lower-instr cannot place a
-/// view of an argument that is not a planned buffer: ONNX's LSTM with peepholes, whose
-/// peephole weights are an input, sliced per gate), so those stay where they are.
-fn views_argument(value: Value) -> bool {
-    let mut value = value;
-    for _ in 0..8 {
-        if value.is_block_argument() {
-            return true;
-        }
-        let Some(view) = defining_op(value, "glow.graph.reshape")
-            .or_else(|| defining_op(value, "glow.graph.slice"))
-        else {
-            return false;
-        };
-        let Some(source) = first_operand(view) else {
-            return false;
-        };
-        value = source;
-    }
-    false
 }
 
 /// The input of a broadcast whose input dimensions are all 1.

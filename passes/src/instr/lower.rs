@@ -138,10 +138,19 @@ fn replace_with_view<'c>(
 }
 
 /// A tensorview whose source is already a `memref.view` of one of the byte buffers at
-/// a constant offset: a view of that buffer, `offsets` (row-major) further in.
+/// a constant offset (seen through subviews of identity layout: contiguous and
+/// starting where their source starts, as a leading slice of a reshaped input is): a
+/// view of that buffer, `offsets` (row-major) further in.
 fn lower_tensorview<'c>(context: &'c melior::Context, op: OperationRef<'c, '_>) -> Result<(), ()> {
     let source = op.operand(0).map_err(|_| ())?;
-    let planned = super::buffers::defining_op(source)
+    let mut underlying = source;
+    while let Some(subview) = super::buffers::defining_op(underlying).filter(|view| {
+        name_of(*view) == "memref.subview"
+            && crate::memory_plan::memref_bytes(underlying.r#type()).is_some()
+    }) {
+        underlying = subview.operand(0).map_err(|_| ())?;
+    }
+    let planned = super::buffers::defining_op(underlying)
         .filter(|view| name_of(*view) == "memref.view")
         .and_then(|view| {
             let offset = view.operand(1).ok().and_then(super::buffers::defining_op)?;
