@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ._bundle import Bundle
+from ._dynamic import DynamicModel, parse_signature
 from ._errors import GlowError
 from ._tools import run, tool
 
@@ -35,10 +36,13 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
             quantize: Mapping[str, Any] | None = None, threads: int = 1,
             schema: str = "asymmetric", calibration: str = "minmax",
             keep_float: Sequence[str] = (), name: str | None = None,
-            function: str = "main") -> Bundle:
+            function: str = "main", max_shapes: int = 8) -> Bundle | DynamicModel:
     """Compiles `model` (.onnx or .mlir) for this CPU and loads it.
 
-    input_shapes pins symbolic input dimensions ({"input": (1, 3, 224, 224)}).
+    input_shapes pins symbolic input dimensions ({"input": (1, 3, 224, 224)}). An ONNX
+    model whose inputs keep symbolic dimensions that input_shapes does not pin comes
+    back as a `DynamicModel`, compiled for each new combination of input shapes at its
+    first call (at most max_shapes compilations kept).
     quantize, a mapping from each input name to calibration samples (an array whose
     first axis counts samples), profiles the model on them (glow-run --calibration)
     and compiles it to int8 with `schema` and `calibration` (minmax, kl, percentile),
@@ -57,6 +61,31 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     model = pathlib.Path(model)
     if not model.exists():
         raise GlowError(f"cannot read '{model}': No such file or directory")
+    options = dict(quantize=quantize, threads=threads, schema=schema, calibration=calibration,
+                   keep_float=keep_float, name=name, function=function)
+    _shape_flags(input_shapes)
+    if model.suffix != ".mlir":
+        inputs, outputs = parse_signature(run([tool("glow-import"), str(model), "--print-signature"]))
+        pinned = dict(input_shapes or {})
+        open_inputs = [p.name for p in inputs if p.dynamic and p.name not in pinned]
+        # An input without a declared shape needs input_shapes: glow-compile says so.
+        shapeless = any(p.dims is None and p.name not in pinned for p in inputs)
+        if open_inputs and not shapeless:
+            if quantize is not None:
+                raise ValueError(f"quantize needs static input shapes: pin "
+                                 f"{', '.join(open_inputs)} with input_shapes")
+            for port in inputs:
+                if port.name in pinned:
+                    port.dims = [int(d) for d in pinned[port.name]]
+
+            def compile_shapes(shapes):
+                return _compile_static(model, shapes, **options)
+            return DynamicModel(inputs, outputs, compile_shapes, int(threads), max_shapes)
+    return _compile_static(model, input_shapes, **options)
+
+
+def _compile_static(model: pathlib.Path, input_shapes, quantize, threads, schema, calibration,
+                    keep_float, name, function) -> Bundle:
     shapes = _shape_flags(input_shapes)
     work = pathlib.Path(tempfile.mkdtemp(prefix="glow-"))
     atexit.register(shutil.rmtree, work, True)

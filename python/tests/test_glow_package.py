@@ -87,14 +87,61 @@ def test_bad_models_raise_glow_error(tmp_path):
         glow.compile(tmp_path / "missing.onnx")
     garbage = tmp_path / "garbage.onnx"
     garbage.write_text("this is not a model")
-    with pytest.raises(glow.GlowError, match=r"glow-compile: error: .* is not a valid ONNX model"):
+    with pytest.raises(glow.GlowError, match=r"glow-import: error: .* is not a valid ONNX model"):
         glow.compile(garbage)
-    with pytest.raises(glow.GlowError, match=r"dimension 0 \('N'\) is dynamic"):
-        glow.compile(small_cnn(tmp_path / "cnn.onnx"))
+    with pytest.raises(ValueError, match=r"quantize needs static input shapes: pin x with input_shapes"):
+        glow.compile(small_cnn(tmp_path / "cnn.onnx"), quantize={"x": np.zeros((1, 2, 3, 8, 8))})
     with pytest.raises(ValueError, match="threads=0"):
         glow.compile(tmp_path / "cnn.onnx", input_shapes={"x": (2, 3, 8, 8)}, threads=0)
     with pytest.raises(ValueError, match="threads='2'"):
         glow.compile(tmp_path / "cnn.onnx", input_shapes={"x": (2, 3, 8, 8)}, threads="2")
+
+
+def test_dynamic_model_compiles_per_shape(tmp_path):
+    """Symbolic dimensions left open: a DynamicModel, one bundle per input shape."""
+    path = small_cnn(tmp_path / "cnn.onnx")
+    model = glow.compile(path, max_shapes=2)
+    assert isinstance(model, glow.DynamicModel)
+    assert model.input_names == ["x"] and model.output_names == ["y"]
+    assert repr(model) == "<glow.DynamicModel (x: f32 [N, 3, 8, 8]), 0 shape(s) compiled>"
+    rng = np.random.default_rng(3)
+    for batch in (2, 5, 2):
+        x = rng.standard_normal((batch, 3, 8, 8)).astype(np.float32)
+        np.testing.assert_allclose(model(x), onnxruntime(path, {"x": x})[0], rtol=1e-5, atol=1e-5)
+        assert model.run({"x": x})["y"].shape == (batch, 5)
+    assert model.compiled_shapes == [{"x": (5, 3, 8, 8)}, {"x": (2, 3, 8, 8)}]
+    model(np.zeros((1, 3, 8, 8), np.float32))  # a third shape: the least recent goes
+    assert model.compiled_shapes == [{"x": (2, 3, 8, 8)}, {"x": (1, 3, 8, 8)}]
+    with pytest.raises(ValueError, match=r"input 'x': the array has shape \[2, 3, 9, 8\], "
+                                         r"the model expects f32 \[N, 3, 8, 8\]"):
+        model(np.zeros((2, 3, 9, 8), np.float32))
+    with pytest.raises(ValueError, match=r"input 'x': the array holds F64 \[2, 3, 8, 8\]"):
+        model(np.zeros((2, 3, 8, 8)))
+    with pytest.raises(ValueError, match=r"'z' is not an input \(inputs: x\)"):
+        model.run({"z": 0})
+    with pytest.raises(glow.GlowError, match=r"model.specialize\(\{...\}\).save_bundle"):
+        model.save_bundle(tmp_path / "saved")
+    bundle = model.specialize({"x": (4, 3, 8, 8)})
+    assert isinstance(bundle, glow.Bundle) and bundle.inputs[0].shape == (4, 3, 8, 8)
+    # Pinned by input_shapes: a static bundle, as before.
+    assert isinstance(glow.compile(path, input_shapes={"x": (2, 3, 8, 8)}), glow.Bundle)
+
+
+def test_dynamic_model_binds_each_symbol_once(tmp_path):
+    """Two inputs sharing symbols (batch, sequence) must agree on their sizes."""
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["a", "b"], ["y"])], "add",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["batch", "sequence"]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, ["batch", "sequence"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", "sequence"])])
+    path = tmp_path / "add.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+                                ir_version=9), path)
+    model = glow.compile(path)
+    a, b = np.ones((2, 7), np.float32), np.full((2, 7), 2, np.float32)
+    np.testing.assert_array_equal(model(a, b), a + b)
+    with pytest.raises(ValueError, match=r"input 'b': 'sequence' is 6 here but 7 in input 'a'"):
+        model(a, b[:, :6])
 
 
 def test_threads(cnn, tmp_path):

@@ -6,8 +6,8 @@ use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 use glow_dialects::register_glow_dialects;
 use glow_onnx::{
-    import_model_with_progress, load_model, supported_ops, unsupported_nodes, ImportOptions,
-    Progress, TensorData, SUPPORTED_OPSETS,
+    import_model_with_progress, load_model, signature, supported_ops, unsupported_nodes,
+    ImportOptions, Progress, TensorData, SUPPORTED_OPSETS,
 };
 use melior::{dialect::DialectRegistry, utility::register_all_dialects, Context};
 use std::{
@@ -65,6 +65,10 @@ struct Arguments {
     /// List the supported ONNX op types (and, first, the supported opset range) and exit.
     #[arg(long)]
     list_supported: bool,
+    /// Print the model's inputs and outputs (`input NAME: TYPE [DIMS]`, one per line,
+    /// symbolic dimensions by name, `?` when unnamed) and exit, without importing it.
+    #[arg(long)]
+    print_signature: bool,
     /// Check that the module reads back bit for bit from text, generic text and
     /// bytecode (MLIR's --verify-roundtrip, with Glow's portable bytecode); fail with
     /// the first difference otherwise.
@@ -112,6 +116,17 @@ fn run(arguments: Arguments) -> Result<()> {
         return Ok(());
     }
     let model = arguments.model.clone().expect("clap requires MODEL here");
+    if arguments.print_signature {
+        let loaded = load_model(&model)?;
+        let (inputs, outputs) = signature(&loaded.model);
+        let mut out = std::io::stdout().lock();
+        for (kind, ports) in [("input", inputs), ("output", outputs)] {
+            for port in ports {
+                writeln!(out, "{kind} {}", port.describe())?;
+            }
+        }
+        return Ok(());
+    }
     if arguments.list_unsupported {
         let loaded = load_model(&model)?;
         let nodes = unsupported_nodes(&loaded.model);

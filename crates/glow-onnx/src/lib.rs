@@ -18,6 +18,7 @@ mod qoperator;
 pub mod proto {
     include!(concat!(env!("OUT_DIR"), "/onnx.rs"));
 }
+mod signature;
 mod tensor;
 
 pub use element::Element;
@@ -28,4 +29,5 @@ pub use import::{
 };
 pub use load::{load_model, LoadedModel, ModelMapping, SUPPORTED_OPSETS};
 pub use ops::{is_supported, supported_ops, unsupported_nodes};
+pub use signature::{signature, DeclaredDim, Port};
 pub use tensor::TensorData;

@@ -602,6 +602,19 @@ def main():
         m = external(kind.split(":", 1)[1])
         with open(os.path.join(folder, "weights.bin"), "wb") as f:
             f.write(np.arange(4, dtype=np.float32).tobytes())
+    elif kind == "signature":
+        # Named and unnamed symbolic dimensions, an input an initializer backs (a
+        # default, not an input of the compiled model), one without a shape.
+        unnamed = helper.make_tensor_value_info("ids", TensorProto.INT64, [None, 3])
+        shapeless = helper.make_tensor_value_info("free", TensorProto.FLOAT, None)
+        m = model([helper.make_node("Add", ["x", "bias"], ["y"]),
+                   helper.make_node("Cast", ["ids"], ["z"], to=TensorProto.FLOAT),
+                   helper.make_node("Identity", ["free"], ["w"])],
+                  [value("x", TensorProto.FLOAT, ["batch", "sequence", 4]), unnamed, shapeless,
+                   value("bias", TensorProto.FLOAT, [4])],
+                  [value("y", TensorProto.FLOAT, ["batch", "sequence", 4]),
+                   value("z", TensorProto.FLOAT, [None, 3]), value("w", TensorProto.FLOAT, [2])],
+                  [weight("bias", 4)])
     elif kind == "deep-graph":
         # 10,000 graphs nested through If attributes, written as raw protobuf (the
         # Python API copies every level and would take quadratic memory).
