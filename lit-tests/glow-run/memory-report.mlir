@@ -14,3 +14,12 @@
 // A plot that cannot be written is an error, and no partial file is left.
 // RUN: not glow-run %S/../glow-compile/Inputs/tiny-cnn.mlir --memory-plot %t/missing/arena.png 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // UNWRITABLE: glow-run: error: cannot write '{{.*}}missing/arena.png'
+
+// --compile-report: the time each compile stage took, before the summary line (with
+// --memory-report, before the memory lines); glow-compile prints the same line.
+// RUN: glow-run %S/../glow-compile/Inputs/tiny-cnn.mlir --compile-report | FileCheck %s --check-prefix=TIMES
+// TIMES: {{^}}compile time: import {{[0-9]+\.[0-9][0-9]}} s, the graph stages {{[0-9.]+}} s, the buffer pipeline {{[0-9.]+}} s, weight extraction {{[0-9.]+}} s, lowering to LLVM {{[0-9.]+}} s, code generation {{[0-9.]+}} s (total {{[0-9.]+}} s){{$}}
+// TIMES-NEXT: compile {{.*}} s, run {{.*}} ms (1 run, median)
+// RUN: glow-compile %S/../glow-compile/Inputs/tiny-cnn.mlir -o %t/bundle --name tiny --compile-report | FileCheck %s --check-prefix=BUNDLE-TIMES
+// BUNDLE-TIMES: {{^}}bundle tiny:
+// BUNDLE-TIMES-NEXT: {{^}}compile time: import {{[0-9.]+}} s, {{.*}}, code generation {{[0-9.]+}} s (total {{[0-9.]+}} s){{$}}

@@ -80,6 +80,11 @@ struct Arguments {
     /// buffers alive at the peak.
     #[arg(long)]
     memory_report: bool,
+    /// Print how long each compile stage took: import, the graph stages, the buffer
+    /// pipeline (linalg, tiling, vectorization, bufferization, the instruction IR and
+    /// memory plan), weight extraction, lowering to LLVM, code generation.
+    #[arg(long)]
+    compile_report: bool,
     /// Draw the activation arena (instructions left to right, offsets bottom to top,
     /// one rectangle per buffer, a red line at the lower bound) into this PNG file.
     #[arg(long, value_name = "FILE.png")]
@@ -370,6 +375,9 @@ fn run(arguments: Arguments) -> Result<()> {
         ) {
             glow_run::outln!("{line}");
         }
+    }
+    if arguments.compile_report {
+        glow_run::outln!("{}", compiled.memory_stages.timing_report());
     }
     if arguments.memory_report {
         glow_run::outln!("{}", compiled.memory.report().trim_end());

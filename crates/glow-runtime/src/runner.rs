@@ -107,7 +107,7 @@ pub fn compile(
         input_names,
         output_names,
     } = load(context, source)?;
-    let mut stages = Stages::default();
+    let mut stages = Stages::starting(started);
     stages.record("import");
     let function = find_function(&module, source.function)?;
     let (inputs, outputs) = signature_ports(function, &input_names, &output_names)?;

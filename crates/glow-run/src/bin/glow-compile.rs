@@ -46,6 +46,11 @@ struct Arguments {
     /// at the peak.
     #[arg(long)]
     memory_report: bool,
+    /// Print how long each compile stage took: import, the graph stages, the buffer
+    /// pipeline, weight extraction, lowering to LLVM, code generation (the object
+    /// file).
+    #[arg(long)]
+    compile_report: bool,
     /// Draw the activation arena (instructions left to right, offsets bottom to top,
     /// one rectangle per buffer, a red line at the lower bound) into this PNG file.
     #[arg(long, value_name = "FILE.png")]
@@ -78,6 +83,7 @@ fn run(arguments: Arguments) -> Result<()> {
         );
     }
     let memory_report = arguments.memory_report;
+    let compile_report = arguments.compile_report;
     let memory_plot = arguments.memory_plot.clone();
     let summary = compile_bundle(&BundleRequest {
         int8_kernels: arguments
@@ -105,6 +111,9 @@ fn run(arguments: Arguments) -> Result<()> {
         summary.mutable_weights_size,
         summary.activations_size
     );
+    if compile_report {
+        glow_run::outln!("{}", summary.memory_stages.timing_report());
+    }
     if memory_report {
         glow_run::outln!("{}", summary.memory_report().trim_end());
     }

@@ -73,7 +73,8 @@ pub struct BundleSummary {
     pub activations_size: u64,
     /// How the activations were placed.
     pub memory: MemoryPlan,
-    /// Peak resident memory after each compile stage and after writing the files.
+    /// Peak resident memory and time after each compile stage and after writing the
+    /// files.
     pub memory_stages: crate::resident::Stages,
 }
 
@@ -148,6 +149,7 @@ fn refuse_profiling(module: &Module) -> Result<()> {
 }
 
 pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
+    let started = std::time::Instant::now();
     let context = compiler_context();
     let arguments = request;
     let LoadedModel {
@@ -203,7 +205,7 @@ pub fn compile_bundle(request: &BundleRequest) -> Result<BundleSummary> {
         rename_function(function, &name);
         ports
     };
-    let mut stages = crate::resident::Stages::default();
+    let mut stages = crate::resident::Stages::starting(started);
     stages.record("import");
     // The files go to temporary names first and are renamed once all are written, so
     // a failure leaves no partial bundle. The weights go straight from the module into
