@@ -127,7 +127,8 @@ def compare(model, feeds, binary, folder):
                     "--input-shape", f"{name}={'x'.join(map(str, value.shape))}"]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
-        raise SystemExit((run.stderr or run.stdout).strip().splitlines()[-1])
+        lines = (run.stderr or run.stdout).strip().splitlines()
+        raise SystemExit(lines[-1] if lines else f"exit status {run.returncode}")
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     worst = 0.0
     for declared, reference in zip(session.get_outputs(), session.run(None, feeds)):
@@ -204,8 +205,12 @@ def main():
                 line += "  MISMATCH"
                 failures += 1
             if arguments.time and feeds is exported:
-                glow, onnxruntime = times(model, feeds, binary, arguments.repeat)
-                line += f"  glow {glow:.2f} ms, onnxruntime {onnxruntime:.2f} ms ({glow / onnxruntime:.2f})"
+                try:
+                    glow, onnxruntime = times(model, feeds, binary, arguments.repeat)
+                    line += f"  glow {glow:.2f} ms, onnxruntime {onnxruntime:.2f} ms ({glow / onnxruntime:.2f})"
+                except SystemExit as failure:
+                    line += f"  timing failed: {failure}"
+                    failures += 1
             print(line, flush=True)
     if failures:
         raise SystemExit(f"{failures} failures")

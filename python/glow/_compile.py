@@ -74,13 +74,15 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
             if quantize is not None:
                 raise ValueError(f"quantize needs static input shapes: pin "
                                  f"{', '.join(open_inputs)} with input_shapes")
-            for port in inputs:
-                if port.name in pinned:
-                    port.dims = [int(d) for d in pinned[port.name]]
 
             def compile_shapes(shapes):
                 return _compile_static(model, shapes, **options)
-            return DynamicModel(inputs, outputs, compile_shapes, int(threads), max_shapes)
+            dynamic = DynamicModel(inputs, outputs, compile_shapes, int(threads), max_shapes)
+            dynamic.pin(pinned)
+            if dynamic.open:
+                return dynamic
+            # The pins fixed every symbol: one static bundle.
+            return _compile_static(model, dynamic.declared_shapes(), **options)
     return _compile_static(model, input_shapes, **options)
 
 

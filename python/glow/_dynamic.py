@@ -11,8 +11,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ._bundle import Bundle
+from ._bundle import Bundle, _describe
 from ._errors import GlowError
+
+# numpy's dtypes under the element names glow-import prints.
+_ELEMENTS = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
+             "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8", "uint64": "u64",
+             "uint32": "u32", "uint16": "u16", "uint8": "u8", "bool": "bool"}
 
 # `glow-import --print-signature` lines: `input NAME: TYPE [DIMS]` (or `unknown shape`).
 _PORT = re.compile(r"^(input|output) (.*): (.+?) (?:\[(.*)\]|unknown shape)$")
@@ -25,8 +30,9 @@ class Port:
     def __init__(self, name: str, element: str, dims: list[int | str | None] | None):
         self.name, self.element, self.dims = name, element, dims
 
-    def describe(self) -> str:
-        return f"{self.element} [{', '.join('?' if d is None else str(d) for d in self.dims)}]"
+    def describe(self, element: str | None = None) -> str:
+        dims = ", ".join("?" if d is None else str(d) for d in self.dims or [])
+        return f"{element or self.element} [{dims}]"
 
     @property
     def dynamic(self) -> bool:
@@ -38,9 +44,11 @@ def parse_signature(text: str) -> tuple[list[Port], list[str]]:
     names `glow-import --print-signature` printed."""
     inputs, outputs = [], []
     for line in text.splitlines():
+        if not line.strip():
+            continue
         match = _PORT.match(line.strip())
         if not match:
-            continue
+            raise GlowError(f"glow-import --print-signature printed an unexpected line: {line!r}")
         kind, name, element, dims = match.groups()
         if kind == "output":
             outputs.append(name)
@@ -50,7 +58,7 @@ def parse_signature(text: str) -> tuple[list[Port], list[str]]:
             continue
         parsed: list[int | str | None] = []
         for dim in (d.strip() for d in dims.split(",") if d.strip()):
-            parsed.append(int(dim) if dim.isdigit() else (None if dim == "?" else dim))
+            parsed.append(int(dim) if re.fullmatch(r"[0-9]+", dim) else (None if dim == "?" else dim))
         inputs.append(Port(name, element, parsed))
     return inputs, outputs
 
@@ -61,7 +69,9 @@ class DynamicModel:
     work as a `Bundle`'s (`model(x)`, `model.run({"x": x})`); each new combination of
     input shapes compiles a bundle first (seconds), later calls with those shapes run
     it directly. `specialize(shapes)` compiles one ahead and returns its `Bundle`
-    (which `save_bundle` can write: bundles have static shapes)."""
+    (which `save_bundle` can write: bundles have static shapes). An evicted bundle's
+    buffers go with the last reference to it; its code stays loaded (a shared
+    library cannot be unloaded safely) and its files stay until the process exits."""
 
     def __init__(self, inputs: Sequence[Port], outputs: Sequence[str],
                  compile_shapes: Callable[[dict[str, tuple[int, ...]]], Bundle],
@@ -75,7 +85,36 @@ class DynamicModel:
         self.threads = threads
         self.max_shapes = int(max_shapes)
         self._bundles: collections.OrderedDict[tuple, Bundle] = collections.OrderedDict()
+        self._compiling: dict[tuple, threading.Lock] = {}
         self._lock = threading.Lock()
+
+    def pin(self, input_shapes: Mapping[str, Sequence[int]]) -> None:
+        """Fixes the shapes of some inputs (glow.compile's input_shapes): each is
+        checked against the declared dimensions, and the sizes it gives symbols hold
+        for the other inputs too."""
+        unknown = [n for n in input_shapes if n not in self.input_names]
+        if unknown:
+            raise ValueError(f"input_shapes names '{unknown[0]}', which is not an input "
+                             f"(inputs: {', '.join(self.input_names)})")
+        shapes = self._shapes_of({n: types.SimpleNamespace(shape=tuple(int(d) for d in input_shapes[n]))
+                                  if n in input_shapes else None for n in self.input_names},
+                                 partial=True)
+        sizes = {d: shapes[p.name][i] for p in self._inputs if p.name in shapes
+                 for i, d in enumerate(p.dims) if isinstance(d, str)}
+        for port in self._inputs:
+            if port.name in shapes:
+                port.dims = list(shapes[port.name])
+            else:
+                port.dims = [sizes.get(d, d) if isinstance(d, str) else d for d in port.dims]
+
+    @property
+    def open(self) -> bool:
+        """Whether some input dimension is still symbolic."""
+        return any(p.dynamic for p in self._inputs)
+
+    def declared_shapes(self) -> dict[str, list[int | str | None]]:
+        """Each input's dimensions as declared (after `pin`)."""
+        return {p.name: list(p.dims or []) for p in self._inputs}
 
     @property
     def input_names(self) -> list[str]:
@@ -88,9 +127,15 @@ class DynamicModel:
     @property
     def compiled_shapes(self) -> list[dict[str, tuple[int, ...]]]:
         """The input shapes compiled so far (least recently used first)."""
-        return [dict(zip(self.input_names, key)) for key in self._bundles]
+        with self._lock:
+            keys = list(self._bundles)
+        return [dict(zip(self.input_names, key)) for key in keys]
 
-    def _shapes_of(self, inputs: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    def _shapes_of(self, inputs: Mapping[str, Any], partial: bool = False
+                   ) -> dict[str, tuple[int, ...]]:
+        """Every input's shape, checked against the declared dimensions (and the
+        element type, for arrays) and the symbols' sizes across inputs; with
+        `partial`, inputs given as None are skipped."""
         unknown = [n for n in inputs if n not in self.input_names]
         if unknown:
             raise ValueError(f"'{unknown[0]}' is not an input (inputs: {', '.join(self.input_names)})")
@@ -100,13 +145,23 @@ class DynamicModel:
         shapes: dict[str, tuple[int, ...]] = {}
         bound: dict[str, tuple[int, str]] = {}
         for port in self._inputs:
-            shape = tuple(int(d) for d in np.shape(inputs[port.name]))
-            fits = len(shape) == len(port.dims) and all(
+            value = inputs[port.name]
+            if value is None and partial:
+                continue
+            shape = tuple(int(d) for d in np.shape(value))
+            fits = port.dims is None or len(shape) == len(port.dims) and all(
                 not isinstance(d, int) or d == s for d, s in zip(port.dims, shape))
             if not fits:
                 raise ValueError(f"input '{port.name}': the array has shape {list(shape)}, "
                                  f"the model expects {port.describe()}")
-            for dim, size in zip(port.dims, shape):
+            dtype = getattr(value, "dtype", None)
+            if dtype is None and not isinstance(value, types.SimpleNamespace):
+                dtype = np.asarray(value).dtype
+            if dtype is not None and _ELEMENTS.get(np.dtype(dtype).name) != port.element:
+                raise ValueError(f"input '{port.name}': the array holds "
+                                 f"{_describe(np.dtype(dtype), shape)}, the model expects "
+                                 f"{port.describe(port.element.upper())}")
+            for dim, size in zip(port.dims or [], shape):
                 if isinstance(dim, str):
                     # One symbol, one size across the inputs (batch, sequence, ...).
                     if dim in bound and bound[dim][0] != size:
@@ -127,10 +182,19 @@ class DynamicModel:
             if bundle is not None:
                 self._bundles.move_to_end(key)
                 return bundle
-            bundle = self._compile(shapes)
-            self._bundles[key] = bundle
-            while len(self._bundles) > self.max_shapes:
-                self._bundles.popitem(last=False)
+            # One compilation per shape at a time; calls with other shapes go on.
+            compiling = self._compiling.setdefault(key, threading.Lock())
+        with compiling:
+            with self._lock:
+                bundle = self._bundles.get(key)
+            if bundle is None:
+                bundle = self._compile(shapes)
+            with self._lock:
+                self._bundles[key] = bundle
+                self._bundles.move_to_end(key)
+                self._compiling.pop(key, None)
+                while len(self._bundles) > self.max_shapes:
+                    self._bundles.popitem(last=False)
             return bundle
 
     def run(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:

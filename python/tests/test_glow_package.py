@@ -142,6 +142,21 @@ def test_dynamic_model_binds_each_symbol_once(tmp_path):
     np.testing.assert_array_equal(model(a, b), a + b)
     with pytest.raises(ValueError, match=r"input 'b': 'sequence' is 6 here but 7 in input 'a'"):
         model(a, b[:, :6])
+    # A wrong element type is refused before anything compiles.
+    with pytest.raises(ValueError, match=r"input 'a': the array holds F64 \[3, 3\], "
+                                         r"the model expects F32 \[batch, sequence\]"):
+        model(np.ones((3, 3)), np.ones((3, 3), np.float32))
+    assert model.compiled_shapes == [{"a": (2, 7), "b": (2, 7)}]
+    # Pinning one input fixes its symbols for the other: here every dimension, so the
+    # result is one static bundle.
+    pinned = glow.compile(path, input_shapes={"a": (2, 5)})
+    assert isinstance(pinned, glow.Bundle) and pinned.inputs[1].shape == (2, 5)
+    with pytest.raises(ValueError, match=r"input_shapes names 'c', which is not an input "
+                                         r"\(inputs: a, b\)"):
+        glow.compile(path, input_shapes={"c": (2, 5)})
+    with pytest.raises(ValueError, match=r"input 'a': the array has shape \[2\], "
+                                         r"the model expects f32 \[batch, sequence\]"):
+        glow.compile(path, input_shapes={"a": (2,)})
 
 
 def test_threads(cnn, tmp_path):

@@ -82,8 +82,9 @@ struct Arguments {
     memory_report: bool,
     /// Print how long each compile stage took: import, the graph stages, the buffer
     /// pipeline (linalg, tiling, vectorization, bufferization, the instruction IR and
-    /// memory plan), weight extraction, lowering to LLVM, code generation.
-    #[arg(long)]
+    /// memory plan), weight extraction, lowering to LLVM, code generation. Not with
+    /// --calibration or --quantization-report, which compile several models.
+    #[arg(long, conflicts_with_all = ["calibration", "quantization_report"])]
     compile_report: bool,
     /// Draw the activation arena (instructions left to right, offsets bottom to top,
     /// one rectangle per buffer, a red line at the lower bound) into this PNG file.

@@ -73,8 +73,7 @@ pub struct BundleSummary {
     pub activations_size: u64,
     /// How the activations were placed.
     pub memory: MemoryPlan,
-    /// Peak resident memory and time after each compile stage and after writing the
-    /// files.
+    /// Peak resident memory and time after each compile stage.
     pub memory_stages: crate::resident::Stages,
 }
 
