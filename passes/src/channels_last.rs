@@ -209,6 +209,8 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     rules.push(&crate::graph_optimize::sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST);
     rules.push(&crate::graph_optimize::sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD);
     rules.push(&crate::graph_optimize::sink_resize::SINK_TRANSPOSE_BELOW_RESIZE);
+    rules.push(&crate::graph_optimize::sink_slice_shuffle::SINK_TRANSPOSE_BELOW_SLICE);
+    rules.push(&crate::graph_optimize::sink_slice_shuffle::SINK_TRANSPOSE_BELOW_SHUFFLE);
     rules.extend(
         crate::graph_optimize::sink_pad_reduce::REDUCTION_RULES
             .iter()

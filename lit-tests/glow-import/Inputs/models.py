@@ -346,6 +346,39 @@ def signed_activations_uint8_weights():
                  [value("y", TensorProto.FLOAT, [1, 24, 5, 5])], initializers, opset=19)
 
 
+def shuffle_units():
+    """A 1x1 conv stem, two ShuffleNetV2 units and a 1x1 conv head on 1 x 8 x 6 x 6, as
+    torch.onnx writes the units: split the
+    channels in halves (Split), 1x1 conv + ReLU, depthwise 3x3, 1x1 conv + ReLU on one
+    half, Concat, then the channel shuffle (Reshape [1, 2, 4, 6, 6], Transpose
+    [0, 2, 1, 3, 4], Reshape [1, 8, 6, 6]); the second unit splits the shuffled tensor."""
+    nodes = [helper.make_node("Conv", ["x", "stem"], ["stem_c"]),
+             helper.make_node("Relu", ["stem_c"], ["stem_r"])]
+    inits = [weight("stem", 8, 8, 1, 1), weight("head", 8, 8, 1, 1)]
+    current = "stem_r"
+    for u in range(2):
+        p = f"u{u}_"
+        inits += [ints(p + "halves", [4, 4]), weight(p + "w1", 4, 4, 1, 1), weight(p + "dw", 4, 1, 3, 3),
+                  weight(p + "w2", 4, 4, 1, 1), ints(p + "split_shape", [1, 2, 4, 6, 6]),
+                  ints(p + "merge_shape", [1, 8, 6, 6])]
+        nodes += [
+            helper.make_node("Split", [current, p + "halves"], [p + "a", p + "b"], axis=1),
+            helper.make_node("Conv", [p + "b", p + "w1"], [p + "c1"]),
+            helper.make_node("Relu", [p + "c1"], [p + "r1"]),
+            helper.make_node("Conv", [p + "r1", p + "dw"], [p + "c2"], group=4, pads=[1, 1, 1, 1]),
+            helper.make_node("Conv", [p + "c2", p + "w2"], [p + "c3"]),
+            helper.make_node("Relu", [p + "c3"], [p + "r3"]),
+            helper.make_node("Concat", [p + "a", p + "r3"], [p + "cat"], axis=1),
+            helper.make_node("Reshape", [p + "cat", p + "split_shape"], [p + "s"]),
+            helper.make_node("Transpose", [p + "s"], [p + "t"], perm=[0, 2, 1, 3, 4]),
+            helper.make_node("Reshape", [p + "t", p + "merge_shape"], [p + "out"]),
+        ]
+        current = p + "out"
+    nodes.append(helper.make_node("Conv", [current, "head"], ["y"]))
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 8, 6, 6])],
+                 [value("y", TensorProto.FLOAT, [1, 8, 6, 6])], inits)
+
+
 def external(location):
     """One initializer stored as external data at `location`."""
     tensor = weight("w", 4)
@@ -602,6 +635,8 @@ def main():
         m = external(kind.split(":", 1)[1])
         with open(os.path.join(folder, "weights.bin"), "wb") as f:
             f.write(np.arange(4, dtype=np.float32).tobytes())
+    elif kind == "shuffle-units":
+        m = shuffle_units()
     elif kind == "signature":
         # Named and unnamed symbolic dimensions, an input an initializer backs (a
         # default, not an input of the compiled model), one without a shape.

@@ -11,6 +11,8 @@
 //! - concat of equal transposes -> the transpose of the concat  ([`sink_concat`])
 //! - broadcast of a transpose -> the transpose of the broadcast ([`sink_broadcast`])
 //! - resize of a transpose -> the transpose of the resize  ([`sink_resize`])
+//! - slices of a transpose, and a channel shuffle of a transpose -> the transpose of
+//!   the slice / shuffle                                      ([`sink_slice_shuffle`])
 //! - pad / reduction of a transpose -> the pad / reduction of its source
 //!   ([`sink_pad_reduce`]); splats, scalar broadcasts and per-channel constants do not
 //!   stop a transpose from sinking below a binary op ([`layout_free_operands`])
@@ -28,6 +30,7 @@ pub mod sink_concat;
 pub mod sink_movement;
 pub mod sink_pad_reduce;
 pub mod sink_resize;
+pub mod sink_slice_shuffle;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -58,6 +61,8 @@ pub const RULES: &[(&str, &[&Rule])] = &[
             &sink_broadcast::SINK_TRANSPOSE_BELOW_BROADCAST,
             &sink_pad_reduce::SINK_TRANSPOSE_BELOW_PAD,
             &sink_resize::SINK_TRANSPOSE_BELOW_RESIZE,
+            &sink_slice_shuffle::SINK_TRANSPOSE_BELOW_SLICE,
+            &sink_slice_shuffle::SINK_TRANSPOSE_BELOW_SHUFFLE,
         ],
     ),
     ("sink-transposes", sink_pad_reduce::REDUCTION_RULES),
