@@ -61,7 +61,38 @@ class _Port:
         return f"{_MESSAGE_NAMES.get(self.element_type, self.element_type)} {list(self.shape)}"
 
 
-class Bundle:
+class _ArrayModel:
+    """What every model of the package shares: calls with arrays in input order, and
+    the check of the names a `run` is given. Subclasses define `input_names`,
+    `output_names` and `run`."""
+
+    input_names: list[str]
+    output_names: list[str]
+
+    def run(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def _check_names(self, inputs: Mapping[str, Any]) -> None:
+        unknown = [n for n in inputs if n not in self.input_names]
+        if unknown:
+            raise ValueError(f"'{unknown[0]}' is not an input "
+                             f"(inputs: {', '.join(self.input_names)})")
+        missing = [n for n in self.input_names if n not in inputs]
+        if missing:
+            raise ValueError(f"input '{missing[0]}' is missing "
+                             f"(inputs: {', '.join(self.input_names)})")
+
+    def __call__(self, *arrays: Any) -> np.ndarray | list[np.ndarray]:
+        """Runs the model on arrays given in input order."""
+        if len(arrays) != len(self.input_names):
+            raise ValueError(f"the model takes {len(self.input_names)} input(s) "
+                             f"({', '.join(self.input_names)}), got {len(arrays)}")
+        outputs = self.run(dict(zip(self.input_names, arrays)))
+        values = [outputs[name] for name in self.output_names]
+        return values[0] if len(values) == 1 else values
+
+
+class Bundle(_ArrayModel):
     """A compiled model: call it with arrays in input order (`model(x)`, outputs as a
     list, or the single output), or `model.run({"name": x})` (outputs by name)."""
 
@@ -126,14 +157,7 @@ class Bundle:
 
     def run(self, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Runs the model on `inputs` (every input by name); returns outputs by name."""
-        unknown = [n for n in inputs if n not in self.input_names]
-        if unknown:
-            raise ValueError(f"'{unknown[0]}' is not an input "
-                             f"(inputs: {', '.join(self.input_names)})")
-        missing = [n for n in self.input_names if n not in inputs]
-        if missing:
-            raise ValueError(f"input '{missing[0]}' is missing "
-                             f"(inputs: {', '.join(self.input_names)})")
+        self._check_names(inputs)
         arrays = [self._check(port, inputs[port.name]) for port in self.inputs]
         with self._lock:
             for port, array in zip(self.inputs, arrays):
@@ -148,15 +172,6 @@ class Bundle:
                 raise ValueError(f"the model refused its input: {message}")
             return {port.name: self._mutable[port.offset:port.offset + port.nbytes]
                     .view(port.dtype).reshape(port.shape).copy() for port in self.outputs}
-
-    def __call__(self, *arrays: Any) -> np.ndarray | list[np.ndarray]:
-        """Runs the model on arrays given in input order."""
-        if len(arrays) != len(self.inputs):
-            raise ValueError(f"the model takes {len(self.inputs)} input(s) "
-                             f"({', '.join(self.input_names)}), got {len(arrays)}")
-        outputs = self.run(dict(zip(self.input_names, arrays)))
-        values = [outputs[name] for name in self.output_names]
-        return values[0] if len(values) == 1 else values
 
     def save_bundle(self, directory: str | pathlib.Path) -> pathlib.Path:
         """Copies the bundle (NAME.o, .so, .weights, .h, .json) into `directory`."""

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ._bundle import Bundle, _describe
+from ._bundle import Bundle, _ArrayModel, _describe
 from ._errors import GlowError
 
 # numpy's dtypes under the element names glow-import prints.
@@ -63,7 +63,7 @@ def parse_signature(text: str) -> tuple[list[Port], list[str]]:
     return inputs, outputs
 
 
-class DynamicModel:
+class DynamicModel(_ArrayModel):
     """A model whose inputs have symbolic dimensions (a batch, a sequence length):
     `glow.compile` returns one when `input_shapes` leaves some of them open. Calls
     work as a `Bundle`'s (`model(x)`, `model.run({"x": x})`); each new combination of
@@ -136,12 +136,7 @@ class DynamicModel:
         """Every input's shape, checked against the declared dimensions (and the
         element type, for arrays) and the symbols' sizes across inputs; with
         `partial`, inputs given as None are skipped."""
-        unknown = [n for n in inputs if n not in self.input_names]
-        if unknown:
-            raise ValueError(f"'{unknown[0]}' is not an input (inputs: {', '.join(self.input_names)})")
-        missing = [n for n in self.input_names if n not in inputs]
-        if missing:
-            raise ValueError(f"input '{missing[0]}' is missing (inputs: {', '.join(self.input_names)})")
+        self._check_names(inputs)
         shapes: dict[str, tuple[int, ...]] = {}
         bound: dict[str, tuple[int, str]] = {}
         for port in self._inputs:
@@ -201,15 +196,6 @@ class DynamicModel:
         """Runs the model on `inputs` (every input by name); returns outputs by name."""
         shapes = self._shapes_of(inputs)
         return self.specialize(shapes).run(inputs)
-
-    def __call__(self, *arrays: Any) -> np.ndarray | list[np.ndarray]:
-        """Runs the model on arrays given in input order."""
-        if len(arrays) != len(self._inputs):
-            raise ValueError(f"the model takes {len(self._inputs)} input(s) "
-                             f"({', '.join(self.input_names)}), got {len(arrays)}")
-        outputs = self.run(dict(zip(self.input_names, arrays)))
-        values = [outputs[name] for name in self.output_names]
-        return values[0] if len(values) == 1 else values
 
     def save_bundle(self, directory) -> None:
         raise GlowError("a bundle has static input shapes: save one with "

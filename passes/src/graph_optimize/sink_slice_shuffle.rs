@@ -15,9 +15,15 @@
 //! it there and transposed the split half back to NHWC (three whole-tensor transposes
 //! a block).
 
-use super::compose_transposes::{defining_op, has_one_use, permutation};
+use super::{
+    compose_transposes::{defining_op, has_one_use, permutation},
+    sink_pad_reduce::replace_transposed,
+};
 use crate::{
-    framework::{attributes::i64_array, Rule},
+    framework::{
+        attributes::{i64_array, name_of},
+        Rule,
+    },
     lower_nodes::builder::tensor_info,
     quantization::ir::{operand, tensor_type, users},
 };
@@ -46,10 +52,6 @@ pub static SINK_TRANSPOSE_BELOW_SHUFFLE: Rule = Rule {
     ],
     rewrite: sink_below_shuffle,
 };
-
-fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
 
 fn sink_below_slice<'c>(
     context: &'c Context,
@@ -101,20 +103,10 @@ fn sink_below_slice<'c>(
         DenseI64ArrayAttribute::new(context, &source_start).into(),
         op.location(),
     );
-    let Some(sliced) = rewriter.insert(sliced.into()).result(0).ok() else {
+    let Some(sliced) = inserted(rewriter, sliced.into()) else {
         return false;
     };
-    let moved = glow_graph::transpose(
-        context,
-        sliced.into(),
-        DenseI64ArrayAttribute::new(context, &perm).into(),
-        op.location(),
-    );
-    let Some(moved) = rewriter.insert(moved.into()).result(0).ok() else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[moved.into()]);
-    true
+    replace_transposed(context, op, sliced, &perm, rewriter)
 }
 
 fn sink_below_shuffle<'c>(
@@ -168,66 +160,39 @@ fn sink_below_shuffle<'c>(
     let d = perm[k] as usize;
     let mut x_split = x_shape.clone();
     x_split.splice(d..=d, [a, b]);
-    let mut x_swapped = x_split.clone();
-    x_swapped.swap(d, d + 1);
     let mut swap_on_x: Vec<i64> = (0..x_split.len() as i64).collect();
     swap_on_x.swap(d, d + 1);
     rewriter.set_insertion_point_before(op);
     let location = op.location();
-    let Some(value) = rewriter
-        .insert(glow_graph::reshape(context, tensor_type(&x_split, element), x, location).into())
-        .result(0)
-        .ok()
-    else {
-        return false;
-    };
-    let Some(value) = rewriter
-        .insert(
-            glow_graph::transpose(
-                context,
-                value.into(),
-                DenseI64ArrayAttribute::new(context, &swap_on_x).into(),
-                location,
-            )
-            .into(),
+    let swap_attribute = DenseI64ArrayAttribute::new(context, &swap_on_x).into();
+    let shuffled = inserted(
+        rewriter,
+        glow_graph::reshape(context, tensor_type(&x_split, element), x, location).into(),
+    )
+    .and_then(|split| {
+        inserted(
+            rewriter,
+            glow_graph::transpose(context, split, swap_attribute, location).into(),
         )
-        .result(0)
-        .ok()
-    else {
-        return false;
-    };
-    let Some(value) = rewriter
-        .insert(
-            glow_graph::reshape(
-                context,
-                tensor_type(&x_shape, element),
-                value.into(),
-                location,
-            )
-            .into(),
+    })
+    .and_then(|swapped| {
+        inserted(
+            rewriter,
+            glow_graph::reshape(context, tensor_type(&x_shape, element), swapped, location).into(),
         )
-        .result(0)
-        .ok()
-    else {
+    });
+    let Some(shuffled) = shuffled else {
         return false;
     };
-    let Some(value) = rewriter
-        .insert(
-            glow_graph::transpose(
-                context,
-                value.into(),
-                DenseI64ArrayAttribute::new(context, &perm).into(),
-                location,
-            )
-            .into(),
-        )
-        .result(0)
-        .ok()
-    else {
-        return false;
-    };
-    rewriter.replace_op_with_values(op, &[value.into()]);
-    true
+    replace_transposed(context, op, shuffled, &perm, rewriter)
+}
+
+/// Inserts `op` at the rewriter's insertion point; its result.
+fn inserted<'c, 'r>(
+    rewriter: &'r RewriterBase<'c, '_>,
+    op: melior::ir::Operation<'c>,
+) -> Option<Value<'c, 'r>> {
+    rewriter.insert(op).result(0).ok().map(Value::from)
 }
 
 /// Whether `split` (the shape of a reshape of a tensor of `shape`) splits one
