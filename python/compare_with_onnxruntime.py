@@ -4,7 +4,7 @@ output: max |glow - ort| and that divided by max |ort| (the issue's 1e-4 bound).
 
 Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--seed N]
                                    [--int-low N] [--int-high N] [--bin DIR] [--tolerance 1e-4]
-                                   [--via-mlir] [--ort-unoptimized]
+                                   [--via-mlir] [--ort-unoptimized] [--threads N]
 
 Float inputs are standard normal; integer inputs (token ids, masks, uint8 images)
 uniform in [--int-low, --int-high); boolean inputs (masks) true with probability 3/4. Exits 1 if an output differs by more than the tolerance.
@@ -34,6 +34,8 @@ def main():
     parser.add_argument("--int-high", type=int, default=2)
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--tolerance", type=float, default=1e-4)
+    parser.add_argument("--threads", type=int,
+                        help="glow-run --threads (default: glow-run's, every core); 1 checks the one-thread schedule")
     parser.add_argument("--check-top1", action="store_true",
                         help="also require the same argmax along the last axis of each output")
     parser.add_argument("--via-mlir", action="store_true",
@@ -78,6 +80,8 @@ def main():
                 print(f"glow-import failed: {imported.stderr.strip()}")
                 return 1
         command = [pathlib.Path(arguments.bin) / "glow-run", model, "--output-dir", folder / "out"]
+        if arguments.threads is not None:
+            command += ["--threads", str(arguments.threads)]
         for index, (name, array) in enumerate(feeds.items()):
             # By position: ONNX names may hold '/' (gpu_0/data_0).
             np.save(folder / f"input{index}.npy", array)

@@ -60,19 +60,7 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         }
         // Every user gets a copy just before it; the original is then unused.
         for (owner, index) in uses {
-            // SAFETY: a clone of a live op (its size operands dominate the original,
-            // which dominates `owner`), inserted just before `owner` in its block; the
-            // owner's operand then reads the clone's result, of the same type.
-            unsafe {
-                let block = mlir_sys::mlirOperationGetBlock(owner);
-                let clone = mlir_sys::mlirOperationClone(empty);
-                mlir_sys::mlirBlockInsertOwnedOperationBefore(block, owner, clone);
-                mlir_sys::mlirOperationSetOperand(
-                    owner,
-                    index,
-                    mlir_sys::mlirOperationGetResult(clone, 0),
-                );
-            }
+            read_copy(empty, owner, index);
         }
         // SAFETY: the original has no users left.
         unsafe {
@@ -81,4 +69,37 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         }
     }
     Ok(())
+}
+
+/// Makes operand `index` of `owner` read a copy of the `empty` op it reads, created
+/// just before `owner`.
+fn read_copy(empty: MlirOperation, owner: MlirOperation, index: isize) {
+    // SAFETY: a clone of a live op (its size operands dominate the original, which
+    // dominates `owner`), inserted just before `owner` in its block; the owner's operand
+    // then reads the clone's result, of the same type.
+    unsafe {
+        let block = mlir_sys::mlirOperationGetBlock(owner);
+        let clone = mlir_sys::mlirOperationClone(empty);
+        mlir_sys::mlirBlockInsertOwnedOperationBefore(block, owner, clone);
+        mlir_sys::mlirOperationSetOperand(owner, index, mlir_sys::mlirOperationGetResult(clone, 0));
+    }
+}
+
+/// Gives `owner` a `tensor.empty` of its own for its last operand (its destination),
+/// when that operand is a `tensor.empty` other ops read too.
+pub(crate) fn own_destination(owner: OperationRef) {
+    let Some(index) = owner.operand_count().checked_sub(1) else {
+        return;
+    };
+    let Some(empty) = owner
+        .operand(index)
+        .ok()
+        .and_then(crate::framework::values::defining_op)
+    else {
+        return;
+    };
+    if empty.name().as_string_ref().as_str() == Ok("tensor.empty") && uses(empty.to_raw()).len() > 1
+    {
+        read_copy(empty.to_raw(), owner.to_raw(), index as isize);
+    }
 }

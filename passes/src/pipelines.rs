@@ -123,7 +123,7 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
             "scf-forall-to-for"
         };
         format!(
-            "glow-lower-checks,convert-bufferization-to-memref,{forall},\
+            "glow-lower-checks,convert-bufferization-to-memref,{forall},func.func(buffer-loop-hoisting),\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),"
         )
     }

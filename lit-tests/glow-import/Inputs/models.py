@@ -379,6 +379,38 @@ def shuffle_units():
                  [value("y", TensorProto.FLOAT, [1, 8, 6, 6])], inits)
 
 
+def depthwise_projections():
+    """Three depthwise -> projection pairs of MobileNetV2's shapes on 1 x 16 x 112 x 112,
+    each depthwise result larger than half the L2 cache: a 3x3 depthwise (ReLU6) and a
+    1x1 projection 16 -> 16 with no epilogue; an expansion 16 -> 32, depthwise, and a
+    projection 32 -> 16 whose residual add reads the first pair's result; an expansion
+    16 -> 48, a stride-2 depthwise and a projection 48 -> 24."""
+    def clip(source, name):
+        return helper.make_node("Clip", [source, "lo", "hi"], [name], name=name)
+
+    def depthwise(source, name, channels, stride=1):
+        return helper.make_node("Conv", [source, name + "_w", name + "_b"], [name], name=name,
+                                group=channels, pads=[1, 1, 1, 1], strides=[stride, stride])
+
+    def conv(source, name):
+        return helper.make_node("Conv", [source, name + "_w", name + "_b"], [name], name=name)
+
+    nodes = [depthwise("x", "d1", 16), clip("d1", "d1r"), conv("d1r", "p1"),
+             conv("p1", "e2"), clip("e2", "e2r"), depthwise("e2r", "d2", 32), clip("d2", "d2r"),
+             conv("d2r", "p2"), helper.make_node("Add", ["p2", "p1"], ["a2"], name="residual"),
+             conv("a2", "e3"), clip("e3", "e3r"), depthwise("e3r", "d3", 48, 2), clip("d3", "d3r"),
+             conv("d3r", "y")]
+    shapes = {"d1_w": (16, 1, 3, 3), "p1_w": (16, 16, 1, 1), "e2_w": (32, 16, 1, 1),
+              "d2_w": (32, 1, 3, 3), "p2_w": (16, 32, 1, 1), "e3_w": (48, 16, 1, 1),
+              "d3_w": (48, 1, 3, 3), "y_w": (24, 48, 1, 1)}
+    inits = [weight(name, *shape) for name, shape in shapes.items()]
+    inits += [weight(name[:-2] + "_b", shape[0]) for name, shape in shapes.items()]
+    inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
+              numpy_helper.from_array(np.array(6, np.float32), "hi")]
+    return model(nodes, [value("x", TensorProto.FLOAT, [1, 16, 112, 112])],
+                 [value("y", TensorProto.FLOAT, [1, 24, 56, 56])], inits)
+
+
 def external(location):
     """One initializer stored as external data at `location`."""
     tensor = weight("w", 4)
@@ -637,6 +669,8 @@ def main():
             f.write(np.arange(4, dtype=np.float32).tobytes())
     elif kind == "shuffle-units":
         m = shuffle_units()
+    elif kind == "depthwise-projections":
+        m = depthwise_projections()
     elif kind == "signature":
         # Named and unnamed symbolic dimensions, an input an initializer backs (a
         # default, not an input of the compiled model), one without a shape.

@@ -23,6 +23,9 @@ pub(super) struct KernelOps {
     pub init: Option<usize>,
     /// Whether the kernel's only user, an epilogue, is scheduled with it.
     pub epilogue: bool,
+    /// Whether the next kernel's group joins this one's (a row-fused pair,
+    /// [`super::row_fusion`]).
+    pub with_next: bool,
 }
 
 /// Applies `script` to `func` with each of `kernels` (live ops of `func`, in the order
@@ -34,14 +37,18 @@ pub(super) fn apply_to_kernels(
 ) -> Result<(), TransformFailed> {
     let block = func.region(0).ok().and_then(|region| region.first_block());
     let isolated = block.and_then(|block| {
-        let groups = kernels
-            .iter()
-            .map(|k| {
-                // SAFETY: the kernels are live ops of `func`.
-                let kernel = unsafe { OperationRef::from_raw(k.kernel) };
-                kernel_group(block, kernel, k.init, k.epilogue)
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let mut groups: Vec<Vec<OperationRef>> = Vec::new();
+        let mut joins_previous = false;
+        for k in kernels {
+            // SAFETY: the kernels are live ops of `func`.
+            let kernel = unsafe { OperationRef::from_raw(k.kernel) };
+            let group = kernel_group(block, kernel, k.init, k.epilogue)?;
+            match groups.last_mut() {
+                Some(previous) if joins_previous => previous.extend(group),
+                _ => groups.push(group),
+            }
+            joins_previous = k.with_next;
+        }
         let context = func.context();
         // SAFETY: the ContextRef lives in this frame for as long as the borrowed context.
         isolate(unsafe { context.to_ref() }, block, &groups)

@@ -20,6 +20,7 @@ mod kernel_groups;
 pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
+mod row_fusion;
 pub mod row_reductions;
 pub mod scalar_reads;
 pub mod stack;
@@ -276,13 +277,18 @@ fn thread_split(op: &Scheduled, threads: i64) -> Option<Vec<i64>> {
 
 /// The script scheduling `ops` (tagged 0..n) in a function, for code running on
 /// `threads` threads.
-fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
+fn schedule_script(ops: &[Scheduled], groups: &[row_fusion::RowGroup], threads: i64) -> String {
     let mut script = String::from(
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
     let any = "(!transform.any_op) -> !transform.any_op";
     match_tagged(&mut script, TAG, ops.len());
+    let mut handles: Vec<String> = (0..ops.len()).map(|i| format!("%op{i}")).collect();
+    for group in groups {
+        row_fusion::fuse_rows(&mut script, *group, ops, &mut handles);
+    }
     for (i, op) in ops.iter().enumerate() {
+        let handle = &handles[i];
         let fused = op.init.is_some() && op.tiling.fusable();
         let stacked = fused && op.epilogue;
         match op.init {
@@ -301,7 +307,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                     .collect();
                 let _ = writeln!(
                     script,
-                    "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}\n    %epilogue{i} = transform.get_consumers_of_result %op{i}[0] : {any}"
+                    "    %init{i} = transform.get_producer_of_operand {handle}[{index}] : {any}\n    %epilogue{i} = transform.get_consumers_of_result {handle}[0] : {any}"
                 );
                 let _ = writeln!(
                     script,
@@ -310,7 +316,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                 );
                 let _ = writeln!(
                     script,
-                    "    transform.structured.vectorize %epilogue_tile{i} : !transform.any_op\n    %tile{i}, %stacked{i} = transform.structured.fuse_into_containing_op %op{i} into %forall{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    %init_tile{i}, %stacked_init{i} = transform.structured.fuse_into_containing_op %init{i} into %stacked{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    transform.structured.vectorize %init_tile{i} : !transform.any_op"
+                    "    transform.structured.vectorize %epilogue_tile{i} : !transform.any_op\n    %tile{i}, %stacked{i} = transform.structured.fuse_into_containing_op {handle} into %forall{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    %init_tile{i}, %stacked_init{i} = transform.structured.fuse_into_containing_op %init{i} into %stacked{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n    transform.structured.vectorize %init_tile{i} : !transform.any_op"
                 );
             }
             Some(index) if fused => {
@@ -318,11 +324,11 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                 // inside it, so accumulators start from registers, not from memory.
                 let _ = writeln!(
                     script,
-                    "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+                    "    %init{i} = transform.get_producer_of_operand {handle}[{index}] : {any}"
                 );
                 let _ = writeln!(
                     script,
-                    "    %tile{i}, %forall{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                    "    %tile{i}, %forall{i} = transform.structured.tile_using_forall {handle} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
                     list(&op.tiling.parallel)
                 );
             }
@@ -338,7 +344,7 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                         .collect();
                     let _ = writeln!(
                         script,
-                        "    %init{i} = transform.get_producer_of_operand %op{i}[{index}] : {any}"
+                        "    %init{i} = transform.get_producer_of_operand {handle}[{index}] : {any}"
                     );
                     tile(
                         &mut script,
@@ -359,12 +365,12 @@ fn schedule_script(ops: &[Scheduled], threads: i64) -> String {
                     Some(sizes) => {
                         let _ = writeln!(
                             script,
-                            "    %part{i}, %threads{i} = transform.structured.tile_using_forall %op{i} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+                            "    %part{i}, %threads{i} = transform.structured.tile_using_forall {handle} tile_sizes [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
                             list(&sizes)
                         );
                         format!("%part{i}")
                     }
-                    None => format!("%op{i}"),
+                    None => handle.clone(),
                 };
                 // k blocks outside the register tiles: each block's weight panel
                 // stays in L1 while every row tile reads it.
@@ -501,14 +507,22 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
         .value("threads")
         .and_then(|t| t.parse::<i64>().ok())
         .unwrap_or(1);
-    let script = schedule_script(&ops, threads);
+    // SAFETY: the kernels are live ops of `func`.
+    let kernel_refs: Vec<OperationRef> = kernels
+        .iter()
+        .map(|kernel| unsafe { OperationRef::from_raw(*kernel) })
+        .collect();
+    let groups = row_fusion::row_groups(&ops, &kernel_refs, threads);
+    let script = schedule_script(&ops, &groups, threads);
     let kernels: Vec<kernel_groups::KernelOps> = kernels
         .iter()
         .zip(&ops)
-        .map(|(kernel, scheduled)| kernel_groups::KernelOps {
+        .enumerate()
+        .map(|(i, (kernel, scheduled))| kernel_groups::KernelOps {
             kernel: *kernel,
             init: scheduled.init,
             epilogue: scheduled.epilogue,
+            with_next: groups.iter().any(|g| g.depthwise == i),
         })
         .collect();
     kernel_groups::apply_to_kernels(func, &kernels, &script).map_err(|_| ())?;

@@ -151,6 +151,7 @@ fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
                 kernel: op.to_raw(),
                 init: packed.init,
                 epilogue: packed.epilogue.is_some(),
+                with_next: false,
             });
             ops.push(packed);
         }
