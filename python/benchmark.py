@@ -1,7 +1,7 @@
 """Times whole models through Glow (glow-run), onnxruntime and IREE in the same run, on
 this machine, single-threaded, and prints each one's median latency and the ratios.
 
-Usage: benchmark.py [--repeat N] [--bin DIR] [--no-iree] [--json FILE] [--chart FILE.png] [MODEL ...]
+Usage: benchmark.py [--repeat N] [--rounds R] [--bin DIR] [--no-iree] [--json FILE] [--chart FILE.png] [MODEL ...]
 MODEL is one of build_models.py's names (resnet50, mobilenetv2, efficientnet_b0, encoder, minilm, and the int8
 resnet50_int8, mobilenetv2_int8; built into .cache/models when missing), squeezenet
 (the ONNX model zoo's SqueezeNet 1.0 that the onnx wheel ships, with constant weights),
@@ -27,7 +27,11 @@ and glow's own profile-guided int8 of the float model (glow-run --calibration on
 same four calibration inputs, then --load-profile).
 
 What is timed, for each engine: the median wall time of one inference over --repeat
-runs after one warm-up run, inputs already in memory, one thread:
+runs after one warm-up run, inputs already in memory, one thread. glow (1 and 2
+threads) and onnxruntime are timed --rounds times (default 3), alternating, and each
+column is the median of its rounds: a shared host's load drifts within seconds, and
+alternating rounds keep one engine from being timed only in a quiet or a busy moment
+(the range of the per-round glow / onnxruntime ratios is printed under the table):
 - glow: glow-run --threads 1 --repeat N (JIT-compiled by the CPU pipeline; only the call
   is timed); "glow 2T" is the same with --threads 2 (OpenMP), the only multi-threaded
   column
@@ -149,7 +153,7 @@ def ensure_model(name):
     return model
 
 
-def write_results(path, rows, int8_rows):
+def write_results(path, rows, int8_rows, round_ratios):
     """The rows as JSON: CPU, date, and per model every time (ms) and ratio."""
     import datetime
     import json
@@ -157,6 +161,7 @@ def write_results(path, rows, int8_rows):
         {"model": name, "glow_ms": glow_ms, "glow_2_threads_ms": glow_2t, "bundle_ms": bundle_ms,
          "onnxruntime_ms": ort_ms, "iree_ms": iree_ms, "iree_via_glow_ms": via_glow_ms,
          "glow_over_onnxruntime": glow_ms / ort_ms,
+         "glow_over_onnxruntime_per_round": round_ratios.get(name),
          "glow_over_iree": glow_ms / iree_ms if iree_ms else None,
          "compile_s": {"glow": glow_c, "onnxruntime": ort_c, "iree": iree_c}}
         for (name, glow_ms, ort_ms, iree_ms, glow_c, ort_c, iree_c, bundle_ms, via_glow_ms,
@@ -264,15 +269,38 @@ def median_ms(call, repeat):
     return statistics.median(times)
 
 
-def time_onnxruntime(model, feeds, repeat):
+def onnxruntime_session(model):
+    """A one-thread session with every graph optimization, and its setup time (s)."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     start = time.perf_counter()
     session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    setup = time.perf_counter() - start
+    return session, time.perf_counter() - start
+
+
+def time_onnxruntime(model, feeds, repeat):
+    session, setup = onnxruntime_session(model)
     return median_ms(lambda: session.run(None, feeds), repeat), setup
+
+
+def alternating_rounds(binary, model, shapes, feeds, arguments):
+    """glow at one and two threads and onnxruntime, timed in `arguments.rounds`
+    alternating rounds: (glow ms, glow compile s, glow 2T ms, ort ms, ort setup s,
+    per-round glow / ort ratios), each time the median of its rounds."""
+    session, ort_setup = onnxruntime_session(model)
+    glow, glow_2t, ort_times, compiles = [], [], [], []
+    for _ in range(arguments.rounds):
+        ms, compile_s = time_glow(binary, model, shapes, arguments.repeat)
+        glow.append(ms)
+        compiles.append(compile_s)
+        glow_2t.append(time_glow(binary, model, shapes, arguments.repeat, threads=2)[0])
+        ort_times.append(median_ms(lambda: session.run(None, feeds), arguments.repeat))
+    ratios = [g / o for g, o in zip(glow, ort_times)]
+    median = statistics.median
+    return (median(glow), median(compiles), median(glow_2t), median(ort_times), ort_setup,
+            ratios)
 
 
 def time_iree(model, feeds, repeat):
@@ -382,6 +410,8 @@ def main():
                         default=["resnet50", "mobilenetv2", "efficientnet_b0", "encoder", "minilm",
                                  *(n for n in TORCH if n not in TORCH_EXTRA), *INT8])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of glow and onnxruntime timings (medians reported)")
     parser.add_argument("--bin", default=str(ROOT / "target" / "release"))
     parser.add_argument("--no-iree", action="store_true")
     parser.add_argument("--json", default=str(ROOT / ".cache" / "benchmark" / "results.json"))
@@ -390,7 +420,9 @@ def main():
     binary = pathlib.Path(arguments.bin)
     print(f"CPU: {cpu_description()}")
 
-    rows, int8_rows = [], []
+    if arguments.rounds < 1 or arguments.repeat < 1:
+        raise SystemExit("--rounds and --repeat must be at least 1")
+    rows, int8_rows, round_ratios = [], [], {}
     for name in arguments.models:
         if name in INT8:
             row = int8_row(name, arguments, binary)
@@ -407,11 +439,11 @@ def main():
                   "Debian's CPU torch for python/export_torch_models.py)")
             continue
         shapes = SHAPES[name]
-        glow_ms, glow_compile = time_glow(binary, model, shapes, arguments.repeat)
-        glow_2t, _ = time_glow(binary, model, shapes, arguments.repeat, threads=2)
         session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
         feeds = feeds_for(session, shapes, np.random.default_rng(0))
-        ort_ms, ort_setup = time_onnxruntime(model, feeds, arguments.repeat)
+        glow_ms, glow_compile, glow_2t, ort_ms, ort_setup, ratios = alternating_rounds(
+            binary, model, shapes, feeds, arguments)
+        round_ratios[name] = ratios
         bundle_ms = time_glow_bundle(binary, model, shapes, feeds, arguments.repeat)
         iree_ms = iree_setup = via_glow_ms = None
         if not arguments.no_iree:
@@ -437,6 +469,8 @@ def main():
                   f"{glow_c:.1f} / {ort_c:.1f} / {iree_compile}")
         print("bundle: glow-compile's bundle through the glow Python package; iree/glow: IREE "
               "compiling glow-import --emit=linalg")
+        print(f"glow/ort per round ({arguments.rounds} alternating rounds): " + ", ".join(
+            f"{name} {min(r):.2f}-{max(r):.2f}" for name, r in round_ratios.items()))
     if int8_rows:
         print()
         print(f"{'int8 model':<17} {'glow fp32':>9} {'glow int8':>9} {'glow own':>9} {'ort int8':>9} "
@@ -449,7 +483,7 @@ def main():
         print("glow int8: onnxruntime's QDQ model on glow's integer kernels; glow own: the float "
               "model through glow's profile-guided quantization")
     print("ratios are glow time / other time: below 1 means Glow is faster")
-    write_results(pathlib.Path(arguments.json), rows, int8_rows)
+    write_results(pathlib.Path(arguments.json), rows, int8_rows, round_ratios)
     draw_chart(pathlib.Path(arguments.chart), rows, int8_rows)
     return 0
 
