@@ -987,6 +987,31 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// Bits an element takes in memory: a boolean (i1) is stored as a byte.
+static unsigned storedBits(Type element) {
+  if (element.isInteger(1))
+    return 8;
+  return element.getIntOrFloatBitWidth();
+}
+
+LogicalResult BitcastOp::verify() {
+  auto input = cast<RankedTensorType>(getInput().getType());
+  auto result = cast<RankedTensorType>(getType());
+  if (input.getShape() != result.getShape())
+    return emitOpError("result shape differs from the input's");
+  Type from = input.getElementType(), to = result.getElementType();
+  if (!from.isIntOrFloat() || !to.isIntOrFloat() || storedBits(from) != storedBits(to))
+    return emitOpError("reinterprets ") << from << " as " << to
+                                         << ": the element types must have the same bit width";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto data = tensorOf(adaptor.getData());

@@ -671,6 +671,15 @@ def main():
         m = shuffle_units()
     elif kind == "depthwise-projections":
         m = depthwise_projections()
+    elif kind in ("bitcast", "bitcast-width"):
+        # BitCast (opset 26) of an input and of an initializer (folded at import); the
+        # -width variant asks for a type of another width.
+        to = TensorProto.INT16 if kind == "bitcast-width" else TensorProto.INT32
+        table = numpy_helper.from_array(np.array([1.0, -2.0], np.float32), "table")
+        m = model([helper.make_node("BitCast", ["x"], ["y"], name="bits", to=to),
+                   helper.make_node("BitCast", ["table"], ["z"], name="table_bits", to=TensorProto.INT32)],
+                  [value("x", TensorProto.FLOAT, [3])],
+                  [value("y", to, [3]), value("z", TensorProto.INT32, [2])], [table], opset=26)
     elif kind == "signature":
         # Named and unnamed symbolic dimensions, an input an initializer backs (a
         # default, not an input of the compiled model), one without a shape.

@@ -398,7 +398,20 @@ fn cast<'c>(
     })
 }
 
-rule!(CONVERT, "glow.graph.convert", |context, op, rewriter| {
+/// Replaces the one-operand elementwise `op` by a `linalg.generic` whose body maps each
+/// element with `element(body, value, from, to)`; false (nothing changed) when that
+/// has no arith form for these types.
+fn convert_elements<'c>(
+    context: &'c melior::Context,
+    op: melior::ir::OperationRef<'c, '_>,
+    rewriter: &melior::RewriterBase<'c, '_>,
+    element: impl Fn(
+        &BodyBuilder<'c, '_>,
+        Value<'c, '_>,
+        Type<'c>,
+        Type<'c>,
+    ) -> Option<mlir_sys::MlirValue>,
+) -> bool {
     let (Ok(input), Ok(result)) = (op.operand(0), op.result(0)) else {
         return false;
     };
@@ -406,23 +419,36 @@ rule!(CONVERT, "glow.graph.convert", |context, op, rewriter| {
     else {
         return false;
     };
-    // Signless / signed / unsigned integers of one width need no arith op.
     let b = LinalgBuilder::before(context, op, rewriter);
     let mut supported = true;
     let converted = b.elementwise(&[input], &shape, to, |body, args| {
-        match cast(body, args[0], from, to) {
-            Some(value) => value,
-            None => {
-                supported = false;
-                args[0].to_raw()
-            }
-        }
+        element(body, args[0], from, to).unwrap_or_else(|| {
+            supported = false;
+            args[0].to_raw()
+        })
     });
     if !supported {
         return false;
     }
     rewriter.replace_op_with_values(op, &[converted]);
     true
+}
+
+rule!(CONVERT, "glow.graph.convert", |context, op, rewriter| {
+    // Signless / signed / unsigned integers of one width need no arith op.
+    convert_elements(context, op, rewriter, cast)
+});
+
+rule!(BITCAST, "glow.graph.bitcast", |context, op, rewriter| {
+    // Integers of one width (a boolean and its byte too) convert as Cast does: no
+    // value changes. Otherwise the bits move as they are.
+    convert_elements(context, op, rewriter, |body, value, from, to| {
+        if !is_float(from) && !is_float(to) {
+            cast(body, value, from, to)
+        } else {
+            Some(body.op("arith.bitcast", &[value], to, &[]))
+        }
+    })
 });
 
 rule!(SLICE, "glow.graph.slice", |context, op, rewriter| {
@@ -467,5 +493,5 @@ rule!(PAD, "glow.graph.pad", |context, op, rewriter| {
 /// Every rule of this file.
 pub const RULES: &[&Rule] = &[
     &CMP_EQ, &CMP_NEQ, &CMP_LT, &CMP_LTE, &IS_NAN, &AND, &OR, &XOR, &NOT, &SELECT, &POW, &CONVERT,
-    &SLICE, &PAD,
+    &BITCAST, &SLICE, &PAD,
 ];

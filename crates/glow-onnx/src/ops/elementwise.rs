@@ -352,6 +352,44 @@ pub fn cast<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     Ok(vec![convert_slot(cx, &input, element)?])
 }
 
+/// BitCast (opset 26): each element's bits read as the `to` type, of the same width (a
+/// boolean is its byte: true when not zero). Constants are reinterpreted at import.
+pub fn bit_cast<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
+    let to = cx.attr_i("to", 0) as i32;
+    let element = Element::from_onnx(to)
+        .ok_or_else(|| format!("cannot reinterpret as {}", Element::onnx_name(to)))?;
+    let input = cx.input(0)?;
+    if input.element.size() != element.size() {
+        return Err(format!(
+            "the input's {}-byte elements cannot be read as {} ({} bytes): BitCast keeps each element's bits",
+            input.element.size(),
+            Element::onnx_name(to),
+            element.size()
+        ));
+    }
+    if input.element == element {
+        return Ok(vec![input]);
+    }
+    // Any size: the bytes are shared, not copied.
+    if let Some(data) = input.constant.clone() {
+        let reinterpreted = if element == Element::Bool {
+            let values: Vec<i64> = data.bytes.iter().map(|b| i64::from(*b != 0)).collect();
+            TensorData::from_i64s(element, data.dims.clone(), &values)
+        } else {
+            TensorData {
+                element,
+                dims: data.dims.clone(),
+                bytes: data.bytes.clone(),
+            }
+        };
+        return Ok(vec![Slot::constant(reinterpreted)]);
+    }
+    let value = cx.materialize(&input)?;
+    let r#type = cx.tensor_type(&input.shape, element);
+    let out = cx.emit(glow_graph::bitcast(cx.context, r#type, value, cx.location).into());
+    Ok(vec![Slot::value(out, input.shape.clone(), element)])
+}
+
 pub fn clip<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let input = cx.input(0)?;
     let bound = |cx: &NodeContext, i: usize, default: f64| -> Result<f64, String> {

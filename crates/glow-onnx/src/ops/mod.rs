@@ -50,6 +50,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitwiseNot", bitwise::bitwise_not),
     ("BitwiseOr", bitwise::bitwise_or),
     ("BitwiseXor", bitwise::bitwise_xor),
+    ("BitCast", elementwise::bit_cast),
     ("Cast", elementwise::cast),
     ("CastLike", elementwise::cast_like),
     ("Ceil", elementwise::ceil),

@@ -826,6 +826,24 @@ def Glow_ConvertOp : Glow_Graph_Op<"convert", [Pure, Elementwise]> {
   let hasFolder = 1;
 }
 
+def Glow_BitcastOp : Glow_Graph_Op<"bitcast", [Pure, Elementwise]> {
+  let summary = "reinterprets each element's bits as another type of the same width (ONNX BitCast)";
+  let description = [{
+    Same shape; the two element types have the same bit width, a boolean counting as
+    the byte it is stored in (a boolean read from a byte is true when the byte is not
+    zero). Unlike `convert`, no value is converted: 1.0 as f32 is 1065353216 as i32.
+
+    ```mlir
+    %y = glow.graph.bitcast %x : tensor<4xf32> -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Glow_Tensor:$input);
+  let results = (outs Glow_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Glow_GatherOp : Glow_Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   let summary = "picks slices of `data` along `axis` at `indices` (Glow's Gather)";
   let description = [{
