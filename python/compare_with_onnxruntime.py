@@ -99,8 +99,7 @@ def main():
         if got.shape != reference.shape:
             print(f"output {name}: shape {got.shape}, expected {reference.shape}")
             return 1
-        difference = float(np.max(np.abs(got.astype(np.float64) - reference))) if got.size else 0.0
-        scale = float(np.max(np.abs(reference))) if reference.size else 0.0
+        difference, scale = differences(got, reference)
         ratio = difference / scale if scale else difference
         worst = max(worst, ratio)
         if arguments.check_top1 and got.size:
@@ -113,6 +112,20 @@ def main():
     print(f"{'PASS' if worst <= arguments.tolerance else 'FAIL'}: worst ratio {worst:.3g} "
           f"(bound {arguments.tolerance:g})")
     return 0 if worst <= arguments.tolerance else 1
+
+
+def differences(got, reference):
+    """(max |got - reference|, max |reference|) over the finite values; NaN where both
+    have NaN and equal infinities count as equal, any other non-finite mismatch makes
+    the difference infinite (a NaN never passes silently)."""
+    g, r = got.astype(np.float64), reference.astype(np.float64)
+    same = (g == r) | (np.isnan(g) & np.isnan(r))
+    if (~same & ~(np.isfinite(g) & np.isfinite(r))).any():
+        return float("inf"), 1.0
+    finite = np.isfinite(r)
+    difference = float(np.max(np.abs(g - r)[~same])) if (~same).any() else 0.0
+    scale = float(np.max(np.abs(r[finite]))) if finite.any() else 0.0
+    return difference, scale
 
 
 if __name__ == "__main__":

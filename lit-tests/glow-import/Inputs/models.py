@@ -671,6 +671,24 @@ def main():
         m = shuffle_units()
     elif kind == "depthwise-projections":
         m = depthwise_projections()
+    elif kind.startswith("dft:"):
+        # DFT (opset 20) of x [2, N, C] along axis 1: dft:N:C:LENGTH:INVERSE:ONESIDED.
+        n, c, length, inverse, onesided = (int(v) for v in kind.split(":")[1:])
+        m = model([helper.make_node("DFT", ["x", "length", "axis"], ["y"], name="dft",
+                                    inverse=inverse, onesided=onesided)],
+                  [value("x", TensorProto.FLOAT, [2, n, c])], [value("y", TensorProto.FLOAT, None)],
+                  [ints("length", length), ints("axis", 1)], opset=20)
+        m.graph.initializer[0].dims[:] = []
+        m.graph.initializer[1].dims[:] = []
+    elif kind.startswith("stft:"):
+        # STFT (opset 17) of a real x [2, N, 1] with a Hann window: stft:N:STEP:FRAME.
+        n, step, frame = (int(v) for v in kind.split(":")[1:])
+        window = numpy_helper.from_array(np.hanning(frame).astype(np.float32), "window")
+        m = model([helper.make_node("STFT", ["x", "step", "window", "frame"], ["y"], name="stft")],
+                  [value("x", TensorProto.FLOAT, [2, n, 1])], [value("y", TensorProto.FLOAT, None)],
+                  [ints("step", step), window, ints("frame", frame)], opset=17)
+        m.graph.initializer[0].dims[:] = []
+        m.graph.initializer[2].dims[:] = []
     elif kind in ("bitcast", "bitcast-width"):
         # BitCast (opset 26) of an input and of an initializer (folded at import); the
         # -width variant asks for a type of another width.

@@ -11,6 +11,7 @@ mod convolution;
 mod dynamic_quantization;
 mod einsum;
 mod elementwise;
+mod fourier;
 mod grid_sample;
 mod indexing;
 mod losses;
@@ -51,6 +52,8 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitwiseOr", bitwise::bitwise_or),
     ("BitwiseXor", bitwise::bitwise_xor),
     ("BitCast", elementwise::bit_cast),
+    ("DFT", fourier::dft),
+    ("STFT", fourier::stft),
     ("Cast", elementwise::cast),
     ("CastLike", elementwise::cast_like),
     ("Ceil", elementwise::ceil),
