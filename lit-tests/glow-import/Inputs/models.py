@@ -689,6 +689,15 @@ def main():
                   [ints("step", step), window, ints("frame", frame)], opset=17)
         m.graph.initializer[0].dims[:] = []
         m.graph.initializer[2].dims[:] = []
+    elif kind in ("causal-conv", "causal-conv-relu"):
+        # CausalConvWithState (opset 27): x [2, 3, 5], weight [3, 1, 4], bias, past_state
+        # [2, 3, 3], SiLU (the -relu variant asks for an activation the op lacks).
+        activation = "relu" if kind.endswith("relu") else "silu"
+        m = model([helper.make_node("CausalConvWithState", ["x", "w", "b", "past"], ["y", "state"],
+                                    name="short_conv", activation=activation)],
+                  [value("x", TensorProto.FLOAT, [2, 3, 5]), value("past", TensorProto.FLOAT, [2, 3, 3])],
+                  [value("y", TensorProto.FLOAT, [2, 3, 5]), value("state", TensorProto.FLOAT, [2, 3, 3])],
+                  [weight("w", 3, 1, 4), weight("b", 3)], opset=27)
     elif kind in ("bitcast", "bitcast-width"):
         # BitCast (opset 26) of an input and of an initializer (folded at import); the
         # -width variant asks for a type of another width.

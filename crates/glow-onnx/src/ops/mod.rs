@@ -6,6 +6,7 @@ mod activations;
 mod attention;
 mod bitwise;
 mod broadcast;
+mod causal_conv;
 mod compose;
 mod convolution;
 mod dynamic_quantization;
@@ -52,6 +53,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitwiseOr", bitwise::bitwise_or),
     ("BitwiseXor", bitwise::bitwise_xor),
     ("BitCast", elementwise::bit_cast),
+    ("CausalConvWithState", causal_conv::causal_conv_with_state),
     ("DFT", fourier::dft),
     ("STFT", fourier::stft),
     ("Cast", elementwise::cast),
