@@ -689,6 +689,12 @@ def main():
                   [ints("step", step), window, ints("frame", frame)], opset=17)
         m.graph.initializer[0].dims[:] = []
         m.graph.initializer[2].dims[:] = []
+    elif kind == "center-crop-pad":
+        # CenterCropPad (opset 18) of x [5, 4, 3] to [3, 7] on axes 0 and -2: a crop
+        # starting at row 1, then 1 column of zeros on the left and 2 on the right.
+        m = model([helper.make_node("CenterCropPad", ["x", "shape"], ["y"], name="crop", axes=[0, -2])],
+                  [value("x", TensorProto.FLOAT, [5, 4, 3])], [value("y", TensorProto.FLOAT, [3, 7, 3])],
+                  [ints("shape", [3, 7])], opset=18)
     elif kind in ("causal-conv", "causal-conv-relu"):
         # CausalConvWithState (opset 27): x [2, 3, 5], weight [3, 1, 4], bias, past_state
         # [2, 3, 3], SiLU (the -relu variant asks for an activation the op lacks).

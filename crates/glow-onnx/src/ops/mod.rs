@@ -7,6 +7,7 @@ mod attention;
 mod bitwise;
 mod broadcast;
 mod causal_conv;
+mod center_crop_pad;
 mod compose;
 mod convolution;
 mod dynamic_quantization;
@@ -54,6 +55,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitwiseXor", bitwise::bitwise_xor),
     ("BitCast", elementwise::bit_cast),
     ("CausalConvWithState", causal_conv::causal_conv_with_state),
+    ("CenterCropPad", center_crop_pad::center_crop_pad),
     ("DFT", fourier::dft),
     ("STFT", fourier::stft),
     ("Cast", elementwise::cast),
