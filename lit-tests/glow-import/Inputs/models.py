@@ -689,6 +689,18 @@ def main():
                   [ints("step", step), window, ints("frame", frame)], opset=17)
         m.graph.initializer[0].dims[:] = []
         m.graph.initializer[2].dims[:] = []
+    elif kind in ("linear-attention", "linear-attention-no-decay"):
+        # LinearAttention (opset 27), Gated DeltaNet's rule with grouped heads (8 query
+        # heads on 4 key / value heads of 8), per-head decay, beta and a past state over
+        # 3 tokens; the -no-decay variant leaves out the decay its rule needs.
+        decay = "" if kind.endswith("no-decay") else "decay"
+        m = model([helper.make_node("LinearAttention", ["q", "k", "v", "past", decay, "beta"],
+                                    ["y", "state"], name="gdn", q_num_heads=8, kv_num_heads=4)],
+                  [value("q", TensorProto.FLOAT, [2, 3, 64]), value("k", TensorProto.FLOAT, [2, 3, 32]),
+                   value("v", TensorProto.FLOAT, [2, 3, 32]), value("past", TensorProto.FLOAT, [2, 4, 8, 8]),
+                   value("decay", TensorProto.FLOAT, [2, 3, 4]), value("beta", TensorProto.FLOAT, [2, 3, 4])],
+                  [value("y", TensorProto.FLOAT, [2, 3, 64]), value("state", TensorProto.FLOAT, [2, 4, 8, 8])],
+                  opset=27)
     elif kind == "center-crop-pad":
         # CenterCropPad (opset 18) of x [5, 4, 3] to [3, 7] on axes 0 and -2: a crop
         # starting at row 1, then 1 column of zeros on the left and 2 on the right.

@@ -16,6 +16,7 @@ mod elementwise;
 mod fourier;
 mod grid_sample;
 mod indexing;
+mod linear_attention;
 mod losses;
 mod lp_pool;
 mod matmul_nbits;
@@ -56,6 +57,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitCast", elementwise::bit_cast),
     ("CausalConvWithState", causal_conv::causal_conv_with_state),
     ("CenterCropPad", center_crop_pad::center_crop_pad),
+    ("LinearAttention", linear_attention::linear_attention),
     ("DFT", fourier::dft),
     ("STFT", fourier::stft),
     ("Cast", elementwise::cast),
