@@ -701,6 +701,42 @@ def main():
                    value("decay", TensorProto.FLOAT, [2, 3, 4]), value("beta", TensorProto.FLOAT, [2, 3, 4])],
                   [value("y", TensorProto.FLOAT, [2, 3, 64]), value("state", TensorProto.FLOAT, [2, 4, 8, 8])],
                   opset=27)
+    elif kind in ("if-shape", "if-runtime"):
+        # If on a condition computed from the input's static shape (dimension 1 > 3):
+        # the then branch doubles x and adds its own initializer, with a nested If on a
+        # constant that picks x + the outer weight; the else branch negates x. The
+        # -runtime variant takes the condition from a boolean input.
+        inner = helper.make_graph(
+            [helper.make_node("Add", ["x", "w"], ["inner_out"])], "inner_then", [],
+            [value("inner_out", TensorProto.FLOAT, [2, 4])])
+        inner_else = helper.make_graph(
+            [helper.make_node("Sub", ["x", "w"], ["inner_else_out"])], "inner_else", [],
+            [value("inner_else_out", TensorProto.FLOAT, [2, 4])])
+        then = helper.make_graph(
+            [helper.make_node("Constant", [], ["yes"], value=helper.make_tensor("c", TensorProto.BOOL, [], [True])),
+             helper.make_node("If", ["yes"], ["nested"], then_branch=inner, else_branch=inner_else),
+             helper.make_node("Mul", ["nested", "two"], ["doubled"]),
+             helper.make_node("Add", ["doubled", "bias"], ["then_out"])],
+            "then", [], [value("then_out", TensorProto.FLOAT, [2, 4])],
+            [numpy_helper.from_array(np.float32([1, 2, 3, 4]), "bias"),
+             numpy_helper.from_array(np.float32(2), "two")])
+        otherwise = helper.make_graph([helper.make_node("Neg", ["x"], ["else_out"])], "else", [],
+                                      [value("else_out", TensorProto.FLOAT, [2, 4])])
+        inputs = [value("x", TensorProto.FLOAT, [2, 4])]
+        if kind == "if-runtime":
+            nodes = [helper.make_node("If", ["flag"], ["y"], name="branch", then_branch=then,
+                                      else_branch=otherwise)]
+            inputs.append(value("flag", TensorProto.BOOL, []))
+        else:
+            nodes = [helper.make_node("Shape", ["x"], ["shape"]),
+                     helper.make_node("Gather", ["shape", "one"], ["width"], axis=0),
+                     helper.make_node("Greater", ["width", "three"], ["wide"]),
+                     helper.make_node("If", ["wide"], ["y"], name="branch", then_branch=then,
+                                      else_branch=otherwise)]
+        m = model(nodes, inputs, [value("y", TensorProto.FLOAT, [2, 4])],
+                  [weight("w", 2, 4), ints("one", 1), ints("three", 3)])
+        m.graph.initializer[1].dims[:] = []
+        m.graph.initializer[2].dims[:] = []
     elif kind == "center-crop-pad":
         # CenterCropPad (opset 18) of x [5, 4, 3] to [3, 7] on axes 0 and -2: a crop
         # starting at row 1, then 1 column of zeros on the left and 2 on the right.

@@ -9,6 +9,7 @@ mod broadcast;
 mod causal_conv;
 mod center_crop_pad;
 mod compose;
+mod control_flow;
 mod convolution;
 mod dynamic_quantization;
 mod einsum;
@@ -57,6 +58,7 @@ const TABLE: &[(&str, Convert)] = &[
     ("BitCast", elementwise::bit_cast),
     ("CausalConvWithState", causal_conv::causal_conv_with_state),
     ("CenterCropPad", center_crop_pad::center_crop_pad),
+    ("If", control_flow::r#if),
     ("LinearAttention", linear_attention::linear_attention),
     ("DFT", fourier::dft),
     ("STFT", fourier::stft),
@@ -306,17 +308,26 @@ pub fn unsupported_nodes(model: &ModelProto) -> Vec<(String, String)> {
     let Some(graph) = model.graph.as_ref() else {
         return Vec::new();
     };
-    graph
-        .node
-        .iter()
-        .filter(|node| !is_supported(node))
-        .map(|node| {
+    let mut found = Vec::new();
+    collect_unsupported(graph, &mut found);
+    found
+}
+
+/// The unsupported nodes of `graph` and of the branches of its If nodes (which the
+/// importer converts in place), in graph order.
+fn collect_unsupported(graph: &crate::proto::GraphProto, found: &mut Vec<(String, String)>) {
+    for node in &graph.node {
+        if !is_supported(node) {
             let op = if node.domain().is_empty() {
                 node.op_type().to_string()
             } else {
                 format!("{}.{}", node.domain(), node.op_type())
             };
-            (op, crate::import::node_label(node))
-        })
-        .collect()
+            found.push((op, crate::import::node_label(node)));
+        } else if node.op_type() == "If" {
+            for branch in node.attribute.iter().filter_map(|a| a.g.as_ref()) {
+                collect_unsupported(branch, found);
+            }
+        }
+    }
 }

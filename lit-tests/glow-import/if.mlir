@@ -1,0 +1,24 @@
+// If with a condition known at import: the selected branch's nodes are converted in
+// place (outer values read by name, the branch's own initializers, a nested If), the
+// other branch is dropped. Here the condition compares the input's static width with 3
+// (true): the then branch, (x + w) * 2 + bias, against onnxruntime. A condition from a
+// runtime input is refused; frozen with --freeze-input (false), the else branch, -x,
+// is all that is left.
+// RUN: %python %S/Inputs/models.py if-shape %t.onnx
+// RUN: glow-import %t.onnx | FileCheck %s
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.onnx --input-shape x=2x4 --bin %glow_bin | FileCheck %s --check-prefix=ORT
+// RUN: %python %S/Inputs/models.py if-runtime %t-runtime.onnx
+// RUN: not glow-import %t-runtime.onnx 2>&1 | FileCheck %s --check-prefix=RUNTIME
+// RUN: %python -c "import numpy as np; from onnx import numpy_helper; open('%t-flag.pb', 'wb').write(numpy_helper.from_array(np.array(False), 'flag').SerializeToString())"
+// RUN: glow-import %t-runtime.onnx --freeze-input flag=%t-flag.pb | FileCheck %s --check-prefix=FROZEN
+
+// CHECK-NOT: glow.graph.neg
+// CHECK-NOT: glow.graph.sub
+// CHECK: glow.graph.add %arg0
+// CHECK: glow.graph.mul
+// CHECK: glow.graph.add
+// CHECK-NOT: glow.graph.neg
+// ORT: PASS
+// RUNTIME: glow-import: error: node 'branch' (If): the condition (input #0, 'flag') must be a constant or computable from static shapes: glow compiles one static graph (a runtime flag can be frozen with --freeze-input)
+// FROZEN: glow.graph.neg %arg0
+// FROZEN-NOT: glow.graph.add
