@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let path = scratch();
     std::fs::write(path, data).expect("temp file is writable");
     if let Ok(loaded) = load_model(path) {
-        let _ = unsupported_nodes(&loaded.model);
+        let _ = unsupported_nodes(&loaded.model, true);
         let context = glow_fuzz::context();
         let options = ImportOptions {
             // Small weights only: the cap is part of what is tested.

@@ -30,4 +30,4 @@
 // STFT: glow.graph.mul
 // STFT: glow.graph.matmul {{.*}} : (tensor<8x400xf64>, tensor<400x402xf64>) -> tensor<8x402xf64>
 // COMPLEX: glow-import: error: node 'dft' (DFT): a one-sided forward DFT takes a real input (last dimension 1)
-// HUGE: glow-import: error: node 'dft' (DFT): a DFT of length 8192 is a 2147483648-byte matrix product here (no FFT); at most 134217728 bytes are built
+// HUGE: glow-import: error: node 'dft' (DFT): a DFT of length 8192 over 8192 input bins is a matrix product here (no FFT), whose matrix would exceed 134217728 bytes

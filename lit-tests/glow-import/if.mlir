@@ -11,6 +11,11 @@
 // RUN: not glow-import %t-runtime.onnx 2>&1 | FileCheck %s --check-prefix=RUNTIME
 // RUN: %python -c "import numpy as np; from onnx import numpy_helper; open('%t-flag.pb', 'wb').write(numpy_helper.from_array(np.array(False), 'flag').SerializeToString())"
 // RUN: glow-import %t-runtime.onnx --freeze-input flag=%t-flag.pb | FileCheck %s --check-prefix=FROZEN
+// An op glow lacks in the branch not taken does not stop the import; --list-unsupported
+// still lists it.
+// RUN: %python %S/Inputs/models.py if-unsupported-else %t-else.onnx
+// RUN: glow-import %t-else.onnx | FileCheck %s
+// RUN: not glow-import %t-else.onnx --list-unsupported 2>&1 | FileCheck %s --check-prefix=LIST
 
 // CHECK-NOT: glow.graph.neg
 // CHECK-NOT: glow.graph.sub
@@ -22,3 +27,4 @@
 // RUNTIME: glow-import: error: node 'branch' (If): the condition (input #0, 'flag') must be a constant or computable from static shapes: glow compiles one static graph (a runtime flag can be frozen with --freeze-input)
 // FROZEN: glow.graph.neg %arg0
 // FROZEN-NOT: glow.graph.add
+// LIST: Unique{{.*}}never

@@ -4,7 +4,8 @@
 // repeated for their query heads). Gated DeltaNet with grouped heads, per-head decay,
 // beta and a past state against onnx's reference implementation; the node suite's 14
 // cases (every rule, fp16, multi-query) run in python/conformance.py. A rule without
-// the decay it needs is refused with the node named.
+// the decay it needs, and a decay of another sequence length, are refused with the
+// node named.
 // RUN: %python %S/Inputs/models.py linear-attention %t.onnx
 // RUN: glow-import %t.onnx | FileCheck %s
 // RUN: rm -rf %t.d && mkdir -p %t.d
@@ -13,8 +14,11 @@
 // RUN: %python -c "import numpy as np, onnx; from onnx.reference import ReferenceEvaluator; feeds = {n: np.load(f'%t.d/{n}.npy') for n in ('q', 'k', 'v', 'past', 'decay', 'beta')}; y, state = ReferenceEvaluator(onnx.load('%t.onnx')).run(None, feeds); print(np.abs(np.load('%t.d/out/y.npy') - y).max() < 1e-5, np.abs(np.load('%t.d/out/state.npy') - state).max() < 1e-5)" | FileCheck %s --check-prefix=EXEC
 // RUN: %python %S/Inputs/models.py linear-attention-no-decay %t-no-decay.onnx
 // RUN: not glow-import %t-no-decay.onnx 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: %python %S/Inputs/models.py linear-attention-short-decay %t-short.onnx
+// RUN: not glow-import %t-short.onnx 2>&1 | FileCheck %s --check-prefix=SHORT
 
 // CHECK-COUNT-3: glow.graph.exp
 // CHECK-NOT: glow.graph.exp
 // EXEC: True True
 // RULE: glow-import: error: node 'gdn' (LinearAttention): update_rule 'gated_delta' takes a decay and a beta
+// SHORT: glow-import: error: node 'gdn' (LinearAttention): decay is [2, 2, 4], not [2, 3, ...]

@@ -116,14 +116,25 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
     /// made every activation a view of one arena, the hoisting could no longer prove
     /// that an accumulator's buffer is not written through another view (measured:
     /// a 3x3 conv ran 2.8x slower in a bundle than in the JIT).
-    fn buffer_scheduling_stages(&self) -> String {
+    /// With `planned` memory (glow-run, bundles: no deallocation pass before) and one
+    /// thread, `buffer-loop-hoisting` moves the block buffers of row-fused depthwise
+    /// convolutions out of their (then sequential) loops, where the memory plan needs
+    /// them. Not with threads (one buffer would be shared by parallel iterations; row
+    /// fusion is off then) and not after the mlir-runner variant's deallocation pass
+    /// (it would leave the frees in the loop): there each block allocates its own.
+    fn buffer_scheduling_stages(&self, planned: bool) -> String {
         let forall = if self.threads > 1 {
             "scf-forall-to-parallel"
         } else {
             "scf-forall-to-for"
         };
+        let hoisting = if planned && self.threads <= 1 {
+            "func.func(buffer-loop-hoisting),"
+        } else {
+            ""
+        };
         format!(
-            "glow-lower-checks,convert-bufferization-to-memref,{forall},func.func(buffer-loop-hoisting),\
+            "glow-lower-checks,convert-bufferization-to-memref,{forall},{hoisting}\
 fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-hoist-vector-transfers),"
         )
     }
@@ -174,7 +185,7 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
             } else {
                 ""
             },
-            self.buffer_scheduling_stages(),
+            self.buffer_scheduling_stages(false),
             self.buffer_lowering_stages("", "")
         )
     }
@@ -203,7 +214,7 @@ convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert
             } else {
                 ""
             },
-            self.buffer_scheduling_stages(),
+            self.buffer_scheduling_stages(true),
             instr_stages(function, arena_limit)
         )
     }

@@ -129,7 +129,7 @@ fn run(arguments: Arguments) -> Result<()> {
     }
     if arguments.list_unsupported {
         let loaded = load_model(&model)?;
-        let nodes = unsupported_nodes(&loaded.model);
+        let nodes = unsupported_nodes(&loaded.model, true);
         if nodes.is_empty() {
             writeln!(std::io::stdout(), "every op of the model is supported")?;
         } else {

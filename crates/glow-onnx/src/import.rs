@@ -50,7 +50,7 @@ pub fn tensor_bytes(shape: &[i64], element: Element) -> Option<u64> {
 }
 
 /// Refuses a tensor larger than `limit` bytes (or whose size overflows).
-fn check_tensor_size(
+pub(crate) fn check_tensor_size(
     shape: &[i64],
     element: Element,
     limit: u64,
@@ -85,6 +85,10 @@ pub struct Resources<'c> {
     name: String,
     /// The model file's mapping: the pages of data copied into a blob are released.
     mapping: Option<ModelMapping>,
+    /// The model's folder (external data of initializers inside If branches).
+    pub(crate) directory: std::path::PathBuf,
+    /// --max-tensor-bytes, for the values converted inside If branches.
+    pub(crate) max_tensor_bytes: u64,
     context: std::marker::PhantomData<&'c Context>,
 }
 
@@ -239,7 +243,7 @@ pub fn import_model_with_progress<'c>(
         .as_ref()
         .expect("load_model checks the graph");
 
-    let unsupported = unsupported_nodes(&loaded.model);
+    let unsupported = unsupported_nodes(&loaded.model, false);
     if !unsupported.is_empty() {
         let (op, node) = &unsupported[0];
         let more = if unsupported.len() > 1 {
@@ -388,6 +392,8 @@ pub fn import_model_with_progress<'c>(
         next: 0,
         name: "w".into(),
         mapping: loaded.mapping.clone(),
+        directory: loaded.directory.clone(),
+        max_tensor_bytes: options.max_tensor_bytes,
         context: std::marker::PhantomData,
     };
     let outcome = (|| -> Result<()> {

@@ -689,19 +689,20 @@ def main():
                   [ints("step", step), window, ints("frame", frame)], opset=17)
         m.graph.initializer[0].dims[:] = []
         m.graph.initializer[2].dims[:] = []
-    elif kind in ("linear-attention", "linear-attention-no-decay"):
+    elif kind in ("linear-attention", "linear-attention-no-decay", "linear-attention-short-decay"):
         # LinearAttention (opset 27), Gated DeltaNet's rule with grouped heads (8 query
         # heads on 4 key / value heads of 8), per-head decay, beta and a past state over
         # 3 tokens; the -no-decay variant leaves out the decay its rule needs.
         decay = "" if kind.endswith("no-decay") else "decay"
+        decay_steps = 2 if kind.endswith("short-decay") else 3
         m = model([helper.make_node("LinearAttention", ["q", "k", "v", "past", decay, "beta"],
                                     ["y", "state"], name="gdn", q_num_heads=8, kv_num_heads=4)],
                   [value("q", TensorProto.FLOAT, [2, 3, 64]), value("k", TensorProto.FLOAT, [2, 3, 32]),
                    value("v", TensorProto.FLOAT, [2, 3, 32]), value("past", TensorProto.FLOAT, [2, 4, 8, 8]),
-                   value("decay", TensorProto.FLOAT, [2, 3, 4]), value("beta", TensorProto.FLOAT, [2, 3, 4])],
+                   value("decay", TensorProto.FLOAT, [2, decay_steps, 4]), value("beta", TensorProto.FLOAT, [2, 3, 4])],
                   [value("y", TensorProto.FLOAT, [2, 3, 64]), value("state", TensorProto.FLOAT, [2, 4, 8, 8])],
                   opset=27)
-    elif kind in ("if-shape", "if-runtime"):
+    elif kind in ("if-shape", "if-runtime", "if-unsupported-else"):
         # If on a condition computed from the input's static shape (dimension 1 > 3):
         # the then branch doubles x and adds its own initializer, with a nested If on a
         # constant that picks x + the outer weight; the else branch negates x. The
@@ -720,8 +721,10 @@ def main():
             "then", [], [value("then_out", TensorProto.FLOAT, [2, 4])],
             [numpy_helper.from_array(np.float32([1, 2, 3, 4]), "bias"),
              numpy_helper.from_array(np.float32(2), "two")])
-        otherwise = helper.make_graph([helper.make_node("Neg", ["x"], ["else_out"])], "else", [],
-                                      [value("else_out", TensorProto.FLOAT, [2, 4])])
+        # The -unsupported-else variant's untaken branch holds an op glow lacks (Unique).
+        otherwise_op = "Unique" if kind == "if-unsupported-else" else "Neg"
+        otherwise = helper.make_graph([helper.make_node(otherwise_op, ["x"], ["else_out"], name="never")],
+                                      "else", [], [value("else_out", TensorProto.FLOAT, [2, 4])])
         inputs = [value("x", TensorProto.FLOAT, [2, 4])]
         if kind == "if-runtime":
             nodes = [helper.make_node("If", ["flag"], ["y"], name="branch", then_branch=then,

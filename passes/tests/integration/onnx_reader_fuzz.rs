@@ -129,7 +129,7 @@ proptest! {
         let path = scratch_file();
         std::fs::write(&path, &bytes).expect("temp file is writable");
         if let Ok(loaded) = load_model(&path) {
-            let _ = unsupported_nodes(&loaded.model);
+            let _ = unsupported_nodes(&loaded.model, true);
         }
         let context = context();
         let options = ImportOptions {

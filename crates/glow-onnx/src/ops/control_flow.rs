@@ -1,14 +1,15 @@
 //! If with a condition known at import (an initializer, a Constant, a value computed
 //! from static shapes, or an input frozen with --freeze-input): the nodes of the branch
 //! it selects are converted in place, in the enclosing function, reading outer values by
-//! name as ONNX's scoping allows, and the branch's outputs become the If's. The other
-//! branch is not converted. A condition computed at run time is refused: glow compiles
+//! name as ONNX's scoping allows, and the branch's outputs become the If's (each value
+//! checked against --max-tensor-bytes as the graph's are). The other branch is not
+//! converted, nor checked for unsupported ops. A condition computed at run time is refused: glow compiles
 //! one static graph (the branches may even have different output shapes).
 
 use super::converter;
 use crate::{
     builder::{Converted, NodeContext, Slot},
-    import::node_label,
+    import::{check_tensor_size, node_label},
     tensor::TensorData,
 };
 use melior::ir::Location;
@@ -49,7 +50,7 @@ pub fn r#if<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         ));
     }
     for tensor in &branch.initializer {
-        let data = TensorData::from_proto(tensor, std::path::Path::new(""))
+        let data = TensorData::from_proto(tensor, &cx.resources.directory)
             .map_err(|error| format!("the {taken}: {error}"))?;
         cx.env
             .insert(tensor.name().to_string(), Slot::constant(data));
@@ -74,6 +75,8 @@ pub fn r#if<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         };
         let slots = convert(&mut inner_cx).map_err(fail)?;
         for (name, slot) in inner.output.iter().zip(slots) {
+            check_tensor_size(&slot.shape, slot.element, cx.resources.max_tensor_bytes)
+                .map_err(|reason| fail(format!("output '{name}': {reason}")))?;
             if !name.is_empty() {
                 cx.env.insert(name.clone(), slot);
             }

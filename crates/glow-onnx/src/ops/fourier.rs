@@ -20,6 +20,9 @@ use std::f64::consts::PI;
 /// The largest DFT matrix built (bytes of f64).
 const MATRIX_BYTES: i64 = 128 << 20;
 
+/// The most frame positions an STFT gathers (a constant of that many i64).
+const MAX_POSITIONS: i64 = 1 << 24;
+
 /// A scalar integer input, or `default` when the input is absent.
 fn scalar_input(cx: &NodeContext, i: usize, what: &str, default: i64) -> Result<i64, String> {
     if !cx.has_input(i) {
@@ -134,6 +137,11 @@ pub fn stft<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         return Err("a one-sided STFT takes a real signal (last dimension 1)".into());
     }
     let frames = (samples - frame) / step + 1;
+    if frames.saturating_mul(frame) > MAX_POSITIONS {
+        return Err(format!(
+            "{frames} frames of {frame} samples: at most {MAX_POSITIONS} positions are gathered"
+        ));
+    }
     let positions: Vec<i64> = (0..frames)
         .flat_map(|t| (0..frame).map(move |f| t * step + f))
         .collect();
@@ -172,8 +180,11 @@ fn transform<'c, 'a>(
     if !x.element.is_float() {
         return Err(format!("a DFT of {:?} elements", x.element));
     }
+    let bins = x.shape[axis];
     if length < 1 {
-        return Err(format!("dft_length {length} is not positive"));
+        return Err(format!(
+            "a DFT of {length} points (dft_length, or its default: the axis's {bins} bins, 2 x ({bins} - 1) for a one-sided inverse)"
+        ));
     }
     let irfft = inverse && onesided;
     if onesided && !inverse && parts != 1 {
@@ -182,7 +193,6 @@ fn transform<'c, 'a>(
     if irfft && parts != 2 {
         return Err("a one-sided inverse DFT takes a complex input (last dimension 2)".into());
     }
-    let bins = x.shape[axis];
     // Input bins the transform reads (the rest are the zero padding or cut off).
     let bins_in = bins.min(if irfft { length / 2 + 1 } else { length });
     let bins_out = if onesided && !inverse {
@@ -191,12 +201,15 @@ fn transform<'c, 'a>(
         length
     };
     let parts_out = if irfft { 1 } else { 2 };
-    let matrix_bytes = bins_in * parts * bins_out * parts_out * 8;
-    if matrix_bytes > MATRIX_BYTES {
+    let matrix_bytes = [bins_in, parts, bins_out, parts_out, 8]
+        .iter()
+        .try_fold(1i64, |total, n| total.checked_mul(*n))
+        .filter(|bytes| *bytes <= MATRIX_BYTES);
+    let Some(_) = matrix_bytes else {
         return Err(format!(
-            "a DFT of length {length} is a {matrix_bytes}-byte matrix product here (no FFT); at most {MATRIX_BYTES} bytes are built"
+            "a DFT of length {length} over {bins_in} input bins is a matrix product here (no FFT), whose matrix would exceed {MATRIX_BYTES} bytes"
         ));
-    }
+    };
     // In f64, as the reference does: the cosines and sines of many bins cancel, and in
     // f32 an inverse transform's near-zero parts came out 4e-6 off.
     let compute = Element::F64;

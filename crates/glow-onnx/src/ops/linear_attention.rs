@@ -107,8 +107,16 @@ pub fn linear_attention<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'
         (Slot::constant(zeros), out_element)
     };
     // decay [B, H_kv, T, 1 or d_k], beta [B, H_kv or 1, T, 1].
+    let leading = |x: &Slot, what: &str| -> Result<(), String> {
+        if x.shape.len() == 3 && x.shape[..2] == [b, steps] {
+            Ok(())
+        } else {
+            Err(format!("{what} is {:?}, not [{b}, {steps}, ...]", x.shape))
+        }
+    };
     let decay = if gating {
         let decay = cx.input(4)?;
+        leading(&decay, "decay")?;
         let per_head = decay.shape.last() == Some(&kv_heads);
         let split = heads(cx, &decay, kv_heads, "decay")?;
         if !per_head && split.shape[3] != d_k {
@@ -123,6 +131,7 @@ pub fn linear_attention<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'
     };
     let beta = if delta {
         let beta = cx.input(5)?;
+        leading(&beta, "beta")?;
         let count = *beta.shape.last().unwrap_or(&0);
         if count != kv_heads && count != 1 {
             return Err(format!(

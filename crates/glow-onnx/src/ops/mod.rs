@@ -303,19 +303,25 @@ pub fn is_supported(node: &NodeProto) -> bool {
 }
 
 /// `(op type, node name)` of every node of the main graph the importer cannot
-/// convert, in graph order (op types of other domains are qualified).
-pub fn unsupported_nodes(model: &ModelProto) -> Vec<(String, String)> {
+/// convert, in graph order (op types of other domains are qualified); with
+/// `inside_branches`, those of If branches too (`--list-unsupported`).
+pub fn unsupported_nodes(model: &ModelProto, inside_branches: bool) -> Vec<(String, String)> {
     let Some(graph) = model.graph.as_ref() else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    collect_unsupported(graph, &mut found);
+    collect_unsupported(graph, inside_branches, &mut found);
     found
 }
 
-/// The unsupported nodes of `graph` and of the branches of its If nodes (which the
-/// importer converts in place), in graph order.
-fn collect_unsupported(graph: &crate::proto::GraphProto, found: &mut Vec<(String, String)>) {
+/// The unsupported nodes of `graph` and, when `inside_branches`, of the branches of its
+/// If nodes, in graph order. The importer itself checks only the branch an If takes,
+/// when it converts it.
+fn collect_unsupported(
+    graph: &crate::proto::GraphProto,
+    inside_branches: bool,
+    found: &mut Vec<(String, String)>,
+) {
     for node in &graph.node {
         if !is_supported(node) {
             let op = if node.domain().is_empty() {
@@ -324,9 +330,9 @@ fn collect_unsupported(graph: &crate::proto::GraphProto, found: &mut Vec<(String
                 format!("{}.{}", node.domain(), node.op_type())
             };
             found.push((op, crate::import::node_label(node)));
-        } else if node.op_type() == "If" {
+        } else if inside_branches && node.op_type() == "If" {
             for branch in node.attribute.iter().filter_map(|a| a.g.as_ref()) {
-                collect_unsupported(branch, found);
+                collect_unsupported(branch, true, found);
             }
         }
     }
