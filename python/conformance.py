@@ -107,15 +107,15 @@ def run_case_bundle(bin_dir, folder, frozen):
     initializers = {t.name for t in model.graph.initializer}
     data = folder / "test_data_set_0"
     rtol, atol = tolerance(folder)
-    if frozen:
-        return "unsupported", "the glow package has no --freeze-input"
-    feeds = {}
+    feeds, constants = {}, {}
     for i, value in enumerate(model.graph.input):
         if value.name not in initializers:
-            feeds[value.name] = numpy_helper.to_array(onnx.load_tensor(str(data / f"input_{i}.pb")))
+            array = numpy_helper.to_array(onnx.load_tensor(str(data / f"input_{i}.pb")))
+            (constants if value.name in frozen else feeds)[value.name] = array
     try:
         compiled = glow.compile(folder / "model.onnx",
-                                input_shapes={n: a.shape for n, a in feeds.items()})
+                                input_shapes={n: a.shape for n, a in feeds.items()},
+                                freeze_inputs=constants)
         outputs = compiled.run(feeds)
     except glow.GlowError as error:
         message = str(error)

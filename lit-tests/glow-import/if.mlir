@@ -11,6 +11,10 @@
 // RUN: not glow-import %t-runtime.onnx 2>&1 | FileCheck %s --check-prefix=RUNTIME
 // RUN: %python -c "import numpy as np; from onnx import numpy_helper; open('%t-flag.pb', 'wb').write(numpy_helper.from_array(np.array(False), 'flag').SerializeToString())"
 // RUN: glow-import %t-runtime.onnx --freeze-input flag=%t-flag.pb | FileCheck %s --check-prefix=FROZEN
+// The same with a numpy file, and a numpy file of the wrong rank.
+// RUN: %python -c "import numpy as np; np.save('%t-flag.npy', np.array(False)); np.save('%t-bad.npy', np.array([True]))"
+// RUN: glow-import %t-runtime.onnx --freeze-input flag=%t-flag.npy | FileCheck %s --check-prefix=FROZEN
+// RUN: not glow-import %t-runtime.onnx --freeze-input flag=%t-bad.npy 2>&1 | FileCheck %s --check-prefix=BADRANK
 // An op glow lacks in the branch not taken does not stop the import; --list-unsupported
 // still lists it.
 // RUN: %python %S/Inputs/models.py if-unsupported-else %t-else.onnx
@@ -28,3 +32,4 @@
 // FROZEN: glow.graph.neg %arg0
 // FROZEN-NOT: glow.graph.add
 // LIST: Unique{{.*}}never
+// BADRANK: glow-import: error: input 'flag': --freeze-input data of shape [1]: it has rank 1 but the model declares rank 0

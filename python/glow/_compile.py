@@ -36,7 +36,8 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
             quantize: Mapping[str, Any] | None = None, threads: int = 1,
             schema: str = "asymmetric", calibration: str = "minmax",
             keep_float: Sequence[str] = (), name: str | None = None,
-            function: str = "main", max_shapes: int = 8) -> Bundle | DynamicModel:
+            function: str = "main", max_shapes: int = 8,
+            freeze_inputs: Mapping[str, Any] | None = None) -> Bundle | DynamicModel:
     """Compiles `model` (.onnx or .mlir) for this CPU and loads it.
 
     input_shapes pins symbolic input dimensions ({"input": (1, 3, 224, 224)}). An ONNX
@@ -49,7 +50,9 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     keeping the op kinds in keep_float in float. function: the function of a .mlir
     module to compile. threads: the OpenMP threads each call runs the kernels on (1,
     the default: sequential code on the caller's thread); more links the bundle with
-    LLVM's OpenMP runtime (glow-compile --threads).
+    LLVM's OpenMP runtime (glow-compile --threads). freeze_inputs binds ONNX inputs to
+    constant arrays (glow-compile --freeze-input): they stop being inputs of the compiled
+    model, and shapes or branches that depend on them become static.
     """
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
             or not 1 <= threads <= 1024:
@@ -61,11 +64,19 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
     model = pathlib.Path(model)
     if not model.exists():
         raise GlowError(f"cannot read '{model}': No such file or directory")
+    frozen = {str(n): np.asarray(a) for n, a in (freeze_inputs or {}).items()}
+    if frozen and model.suffix == ".mlir":
+        raise ValueError("freeze_inputs binds ONNX inputs; a .mlir module has none to freeze")
     options = dict(quantize=quantize, threads=threads, schema=schema, calibration=calibration,
-                   keep_float=keep_float, name=name, function=function)
+                   keep_float=keep_float, name=name, function=function, frozen=frozen)
     _shape_flags(input_shapes)
     if model.suffix != ".mlir":
         inputs, outputs = parse_signature(run([tool("glow-import"), str(model), "--print-signature"]))
+        unknown = sorted(set(frozen) - {p.name for p in inputs})
+        if unknown:
+            raise ValueError(f"freeze_inputs names {', '.join(unknown)}, not inputs of the model "
+                             f"(inputs: {', '.join(p.name for p in inputs)})")
+        inputs = [p for p in inputs if p.name not in frozen]
         pinned = dict(input_shapes or {})
         open_inputs = [p.name for p in inputs if p.dynamic and p.name not in pinned]
         # An input without a declared shape needs input_shapes: glow-compile says so.
@@ -87,10 +98,14 @@ def compile(model: str | pathlib.Path, input_shapes: Mapping[str, Sequence[int]]
 
 
 def _compile_static(model: pathlib.Path, input_shapes, quantize, threads, schema, calibration,
-                    keep_float, name, function) -> Bundle:
+                    keep_float, name, function, frozen) -> Bundle:
     shapes = _shape_flags(input_shapes)
     work = pathlib.Path(tempfile.mkdtemp(prefix="glow-"))
     atexit.register(shutil.rmtree, work, True)
+    for index, (input_name, array) in enumerate(frozen.items()):
+        path = work / f"frozen{index}.npy"
+        np.save(path, array)
+        shapes += ["--freeze-input", f"{input_name}={path}"]
     bundle_name = name or "model"
     command = [tool("glow-compile"), str(model), "--output-dir", str(work), "--name",
                bundle_name, "--threads", str(int(threads)), *shapes]

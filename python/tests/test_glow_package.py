@@ -159,6 +159,30 @@ def test_dynamic_model_binds_each_symbol_once(tmp_path):
         glow.compile(path, input_shapes={"a": (2,)})
 
 
+def test_freeze_inputs(tmp_path):
+    """freeze_inputs binds an input to a constant: a Reshape's runtime shape input
+    becomes static, the input leaves the compiled model, and the model's symbolic batch
+    stays open (a DynamicModel); unknown names are refused."""
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])], "reshape",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    path = tmp_path / "reshape.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+                                ir_version=9), path)
+    shape = np.array([-1, 2, 3], np.int64)
+    static = glow.compile(path, input_shapes={"x": (4, 6)}, freeze_inputs={"shape": shape})
+    assert static.input_names == ["x"]
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    np.testing.assert_array_equal(static(x), x.reshape(4, 2, 3))
+    dynamic = glow.compile(path, freeze_inputs={"shape": shape})
+    assert isinstance(dynamic, glow.DynamicModel) and dynamic.input_names == ["x"]
+    np.testing.assert_array_equal(dynamic(x[:1]), x[:1].reshape(1, 2, 3))
+    with pytest.raises(ValueError, match=r"freeze_inputs names size, not inputs of the model"):
+        glow.compile(path, freeze_inputs={"size": shape})
+
+
 def test_threads(cnn, tmp_path):
     """A bundle on two OpenMP threads gives the same bits as the sequential one, and
     saved and reloaded it links LLVM's OpenMP runtime again."""

@@ -7,7 +7,7 @@ use clap::Parser;
 use glow_dialects::register_glow_dialects;
 use glow_onnx::{
     import_model_with_progress, load_model, signature, supported_ops, unsupported_nodes,
-    ImportOptions, Progress, TensorData, SUPPORTED_OPSETS,
+    ImportOptions, Progress, SUPPORTED_OPSETS,
 };
 use melior::{dialect::DialectRegistry, utility::register_all_dialects, Context};
 use std::{
@@ -42,10 +42,10 @@ struct Arguments {
     /// Static shape of an input, e.g. `input=1x3x224x224` (repeatable).
     #[arg(long = "input-shape", value_name = "NAME=DIMS")]
     input_shapes: Vec<String>,
-    /// Bind an input to constant data from an ONNX TensorProto file, e.g.
-    /// `axes=axes.pb` (repeatable): the input stops being a function argument and
-    /// shapes that depend on it become static.
-    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    /// Bind an input to constant data from an ONNX TensorProto (`.pb`) or numpy
+    /// (`.npy`) file, e.g. `axes=axes.pb` (repeatable): the input stops being a function
+    /// argument and shapes that depend on it become static.
+    #[arg(long = "freeze-input", value_name = "NAME=FILE")]
     frozen_inputs: Vec<String>,
     /// What to write: `glow` (the glow.graph module) or `linalg` (upstream-only linalg
     /// on tensors after Glow's graph optimizations, the `glow-export-linalg` pipeline,
@@ -161,13 +161,8 @@ fn run(arguments: Arguments) -> Result<()> {
     }
     let mut frozen_inputs = HashMap::new();
     for text in &arguments.frozen_inputs {
-        let (name, path) = text
-            .split_once('=')
-            .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
-        frozen_inputs.insert(
-            name.to_string(),
-            TensorData::read_file(std::path::Path::new(path))?,
-        );
+        let (name, data) = glow_runtime::frozen::parse_frozen(text)?;
+        frozen_inputs.insert(name, data);
     }
     let options = ImportOptions {
         input_shapes,

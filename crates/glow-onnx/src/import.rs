@@ -301,7 +301,17 @@ pub fn import_model_with_progress<'c>(
             input_shapes: HashMap::from([(name.clone(), data.dims.clone())]),
             ..Default::default()
         };
-        let (_, element) = input_type(info, &pinned)?;
+        let (_, element) = input_type(info, &pinned).map_err(|error| match error {
+            ImportError::Input { name, reason } => ImportError::Input {
+                name,
+                reason: format!(
+                    "--freeze-input data of shape {:?}: {}",
+                    data.dims,
+                    reason.replace("--input-shape gives", "it has")
+                ),
+            },
+            other => other,
+        })?;
         if element != data.element {
             return Err(ImportError::Input {
                 name: name.clone(),

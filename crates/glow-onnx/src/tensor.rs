@@ -101,6 +101,28 @@ impl TensorData {
         Self::from_proto(&proto, path.parent().unwrap_or(Path::new(".")))
     }
 
+    /// A tensor of `element` from its little-endian bytes (`element.size()` per element,
+    /// row-major; a boolean is one byte, read as true when not zero). `None` when the
+    /// byte count does not match the shape.
+    pub fn from_raw(element: Element, dims: Vec<i64>, raw: Vec<u8>) -> Option<Self> {
+        let count = dims
+            .iter()
+            .try_fold(1usize, |n, d| n.checked_mul(usize::try_from(*d).ok()?))?;
+        if count.checked_mul(element.size())? != raw.len() {
+            return None;
+        }
+        let raw = if element == Element::Bool {
+            raw.into_iter().map(|b| u8::from(b != 0)).collect()
+        } else {
+            raw
+        };
+        Some(Self {
+            element,
+            dims,
+            bytes: Bytes::from(raw),
+        })
+    }
+
     /// A tensor from integer values (stored as `element`).
     pub fn from_i64s(element: Element, dims: Vec<i64>, values: &[i64]) -> Self {
         let mut bytes = Vec::with_capacity(values.len() * element.size());

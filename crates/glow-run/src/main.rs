@@ -47,9 +47,9 @@ struct Arguments {
     /// Input data, `name=file.npy` (repeatable); other inputs get seeded random data.
     #[arg(long = "input", value_name = "NAME=FILE")]
     inputs: Vec<String>,
-    /// Bind an ONNX input to constant data from a TensorProto `.pb` file (repeatable),
-    /// as glow-import's --freeze-input.
-    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    /// Bind an ONNX input to constant data from a TensorProto `.pb` or numpy `.npy` file
+    /// (repeatable), as glow-import's --freeze-input.
+    #[arg(long = "freeze-input", value_name = "NAME=FILE")]
     frozen_inputs: Vec<String>,
     /// Folder for `<output name>.npy` files.
     #[arg(long)]

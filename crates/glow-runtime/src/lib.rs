@@ -23,6 +23,7 @@
 
 pub mod bundle;
 pub mod calibration;
+pub mod frozen;
 pub mod layer_timing;
 pub mod memory_plot;
 pub mod model;

@@ -43,7 +43,7 @@ pub struct ModelSource<'s> {
     pub input_shapes: &'s [String],
     /// `NAME=FILE.npy` inputs, whose shapes pin the ONNX input shapes too.
     pub inputs: &'s [String],
-    /// `NAME=FILE.pb` ONNX inputs bound to constants.
+    /// `NAME=FILE` (.pb or .npy) ONNX inputs bound to constants.
     pub frozen_inputs: &'s [String],
     /// The entry function's name.
     pub function: &'s str,
@@ -92,11 +92,8 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
         }
         let mut frozen = HashMap::new();
         for text in source.frozen_inputs {
-            let (name, path) = text
-                .split_once('=')
-                .with_context(|| format!("--freeze-input '{text}' is not NAME=FILE.pb"))?;
-            let data = glow_onnx::TensorData::read_file(std::path::Path::new(path))?;
-            frozen.insert(name.to_string(), data);
+            let (name, data) = crate::frozen::parse_frozen(text)?;
+            frozen.insert(name, data);
         }
         let options = ImportOptions {
             input_shapes: shapes,

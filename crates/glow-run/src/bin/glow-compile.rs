@@ -28,8 +28,8 @@ struct Arguments {
     /// Static shape of an ONNX input, e.g. `input=1x3x224x224` (repeatable).
     #[arg(long = "input-shape", value_name = "NAME=DIMS")]
     input_shapes: Vec<String>,
-    /// Bind an ONNX input to constant data from a TensorProto `.pb` file (repeatable).
-    #[arg(long = "freeze-input", value_name = "NAME=FILE.pb")]
+    /// Bind an ONNX input to constant data from a TensorProto `.pb` or numpy `.npy` file (repeatable).
+    #[arg(long = "freeze-input", value_name = "NAME=FILE")]
     frozen_inputs: Vec<String>,
     /// The CPU the bundle is for, as LLVM names it (e.g. znver4, sapphirerapids,
     /// x86-64-v3); default: this machine's. With another CPU, say --int8-kernels too.
