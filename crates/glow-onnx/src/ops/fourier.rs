@@ -201,15 +201,15 @@ fn transform<'c, 'a>(
         length
     };
     let parts_out = if irfft { 1 } else { 2 };
-    let matrix_bytes = [bins_in, parts, bins_out, parts_out, 8]
+    let fits = [bins_in, parts, bins_out, parts_out, 8]
         .iter()
         .try_fold(1i64, |total, n| total.checked_mul(*n))
-        .filter(|bytes| *bytes <= MATRIX_BYTES);
-    let Some(_) = matrix_bytes else {
+        .is_some_and(|bytes| bytes <= MATRIX_BYTES);
+    if !fits {
         return Err(format!(
             "a DFT of length {length} over {bins_in} input bins is a matrix product here (no FFT), whose matrix would exceed {MATRIX_BYTES} bytes"
         ));
-    };
+    }
     // In f64, as the reference does: the cosines and sines of many bins cancel, and in
     // f32 an inverse transform's near-zero parts came out 4e-6 off.
     let compute = Element::F64;
