@@ -15,6 +15,8 @@
 // RUN: %python -c "import numpy as np; np.save('%t-flag.npy', np.array(False)); np.save('%t-bad.npy', np.array([True]))"
 // RUN: glow-import %t-runtime.onnx --freeze-input flag=%t-flag.npy | FileCheck %s --check-prefix=FROZEN
 // RUN: not glow-import %t-runtime.onnx --freeze-input flag=%t-bad.npy 2>&1 | FileCheck %s --check-prefix=BADRANK
+// RUN: printf 'garbage' > %t-garbage.npy
+// RUN: not glow-import %t-runtime.onnx --freeze-input flag=%t-garbage.npy 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // An op glow lacks in the branch not taken does not stop the import; --list-unsupported
 // still lists it.
 // RUN: %python %S/Inputs/models.py if-unsupported-else %t-else.onnx
@@ -32,4 +34,5 @@
 // FROZEN: glow.graph.neg %arg0
 // FROZEN-NOT: glow.graph.add
 // LIST: Unique{{.*}}never
+// GARBAGE: glow-import: error: '{{.*}}garbage.npy' is not a valid .npy file
 // BADRANK: glow-import: error: input 'flag': --freeze-input data of shape [1]: it has rank 1 but the model declares rank 0

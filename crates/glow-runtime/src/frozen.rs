@@ -7,13 +7,14 @@ use anyhow::{Context, Result};
 use glow_onnx::{Element, TensorData};
 use std::{io::Read, path::Path};
 
-/// The tensor in `path` (.pb or .npy).
+/// The tensor in `path` (.pb or .npy: a `.npy` name or the magic bytes).
 pub fn read_frozen(path: &Path) -> Result<TensorData> {
     let mut magic = [0u8; 6];
-    let is_npy = std::fs::File::open(path)
-        .and_then(|mut file| file.read_exact(&mut magic))
-        .is_ok()
-        && &magic == b"\x93NUMPY";
+    let is_npy = path.extension().is_some_and(|e| e == "npy")
+        || (std::fs::File::open(path)
+            .and_then(|mut file| file.read_exact(&mut magic))
+            .is_ok()
+            && &magic == b"\x93NUMPY");
     if !is_npy {
         return Ok(TensorData::read_file(path)?);
     }

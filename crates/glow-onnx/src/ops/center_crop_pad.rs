@@ -19,6 +19,13 @@ pub fn center_crop_pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c
             .collect::<Result<Vec<_>, _>>()?,
         None => (0..rank).collect(),
     };
+    if let Some(axis) = axes
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| axes[..i].contains(a).then_some(a))
+    {
+        return Err(format!("axis {axis} appears twice in axes"));
+    }
     if targets.len() != axes.len() {
         return Err(format!(
             "shape has {} values for {} axes",
