@@ -18,6 +18,7 @@ use melior::{
     dialect::DialectHandle,
     ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef},
 };
+use std::collections::HashMap;
 
 /// The pass definition registered as `glow-instr-shorten-lifetimes`.
 pub static SHORTEN_LIFETIMES: PassDefinition = PassDefinition {
@@ -35,11 +36,14 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         return Ok(());
     };
     sink_views(block);
+    // Only allocations and deallocations move below, and no position of theirs is
+    // read: the positions of the other ops stay in order, and are computed once
+    // (recomputed for each buffer, they made the pass quadratic: a 2-layer LSTM
+    // unrolled over 512 steps took 10 s here).
+    let top_level = TopLevel::new(block);
     let allocations = top_level_ops(block, |op| name_of(op) == "glow.instr.alloc_activation");
     for alloc in allocations {
         let buffer = alloc.result(0).map_err(|_| ())?;
-        // Positions change as ops move: recompute them for each buffer.
-        let top_level = TopLevel::new(block);
         let used_at: Vec<usize> = uses(buffer.into())
             .iter()
             .filter(|u| u.access != Access::Free)
@@ -93,20 +97,99 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
 
 /// Moves each top-level view down to just before the first top-level op that uses
 /// it, the last views first (a view of a view then follows the view it feeds).
+/// Positions are computed once: a moved view is placed by the op it now precedes (its
+/// anchor, an op that has not moved) and its rank among the views moved in front of
+/// that op, so no position has to be recomputed after a move.
 fn sink_views(block: BlockRef) {
     let views = top_level_ops(block, |op| VIEWS.contains(&name_of(op).as_str()));
+    let top_level = TopLevel::new(block);
+    let mut moved = MovedViews::default();
     for view in views.iter().rev() {
-        let top_level = TopLevel::new(block);
         let Some(here) = top_level.position(*view) else {
             continue;
         };
         let first = (0..view.result_count())
             .filter_map(|i| view.result(i).ok())
             .flat_map(|result| direct_uses(result.into()))
-            .filter_map(|(owner, _)| top_level.position(owner))
-            .min();
-        if let Some(first) = first.filter(|first| *first > here + 1) {
-            move_before(*view, top_level.ops[first]);
+            .filter_map(|(owner, _)| top_level.position(owner).map(|at| (owner, at)))
+            .map(|(owner, at)| {
+                // The user's top-level op: a view moved before, or the op at `at`.
+                let top = moved
+                    .anchor
+                    .get(&pointer(owner))
+                    .map_or(top_level.ops[at], |_| owner);
+                (moved.key(top, &top_level), top)
+            })
+            .min_by_key(|(key, _)| *key);
+        let Some((key, first_user)) = first else {
+            continue;
+        };
+        let next_is_user = view
+            .next_in_block()
+            .is_some_and(|next| pointer(next) == pointer(first_user));
+        // The view has not moved: its key is (here, after every rank).
+        if key > (here, usize::MAX) && !next_is_user {
+            move_before(*view, first_user);
+            moved.placed_before(*view, first_user);
         }
+    }
+}
+
+fn pointer(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The views [`sink_views`] moved: each one's anchor (the unmoved op it precedes) and,
+/// per anchor, the views in front of it in block order.
+#[derive(Default)]
+struct MovedViews {
+    anchor: HashMap<usize, usize>,
+    in_front: HashMap<usize, Vec<usize>>,
+}
+
+impl MovedViews {
+    /// The order key of top-level op `op`: (its anchor's position, its rank in front
+    /// of it) for a moved view, (its position, after every rank) otherwise.
+    fn key(&self, op: OperationRef, top_level: &TopLevel) -> (usize, usize) {
+        let at = |p: usize| {
+            top_level
+                // SAFETY: the pointer is a live op of the block.
+                .position(unsafe {
+                    OperationRef::from_raw(mlir_sys::MlirOperation { ptr: p as *mut _ })
+                })
+                .unwrap_or(usize::MAX)
+        };
+        match self.anchor.get(&pointer(op)) {
+            Some(&anchor) => {
+                let rank = self.in_front[&anchor]
+                    .iter()
+                    .position(|v| *v == pointer(op))
+                    .unwrap_or(0);
+                (at(anchor), rank)
+            }
+            None => (at(pointer(op)), usize::MAX),
+        }
+    }
+
+    /// Records that `view` moved to just before `next`.
+    fn placed_before(&mut self, view: OperationRef, next: OperationRef) {
+        let (anchor, rank) = match self.anchor.get(&pointer(next)) {
+            Some(&anchor) => {
+                let list = &self.in_front[&anchor];
+                (
+                    anchor,
+                    list.iter().position(|v| *v == pointer(next)).unwrap_or(0),
+                )
+            }
+            None => {
+                let anchor = pointer(next);
+                (anchor, self.in_front.get(&anchor).map_or(0, Vec::len))
+            }
+        };
+        self.in_front
+            .entry(anchor)
+            .or_default()
+            .insert(rank, pointer(view));
+        self.anchor.insert(pointer(view), anchor);
     }
 }
