@@ -26,6 +26,7 @@ pub mod outline_kernels;
 pub mod pipelines;
 pub mod quant_kernels;
 pub mod quantization;
+pub mod straight_line_runs;
 pub mod to_linalg;
 pub mod winograd;
 

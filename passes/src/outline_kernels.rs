@@ -42,7 +42,7 @@ pub static OUTLINE_KERNELS: PassDefinition = PassDefinition {
 };
 
 /// Ops without operands whose result is re-created inside a kernel rather than passed.
-const CONSTANTS: &[&str] = &[
+pub(crate) const CONSTANTS: &[&str] = &[
     "arith.constant",
     "ub.poison",
     "llvm.mlir.constant",
@@ -54,7 +54,7 @@ const CONSTANTS: &[&str] = &[
 /// Side-effect-free views re-created inside a kernel when their result has a
 /// non-identity layout (the bare-pointer calling convention of bundles passes only
 /// identity-layout buffers); their operands are captured in turn.
-const VIEWS: &[&str] = &[
+pub(crate) const VIEWS: &[&str] = &[
     "memref.subview",
     "memref.reinterpret_cast",
     "memref.expand_shape",
@@ -222,12 +222,13 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
             next = op.next_in_block();
             if op.region_count() > 0 && op.next_in_block().is_some() {
                 crate::copy_views::make_extents_run_time(context, op);
-                kernels.push(op);
+                kernels.push(vec![op]);
             }
         }
+        kernels.extend(crate::straight_line_runs::straight_line_runs(block));
         // New kernels follow the function, in the order of their first call.
         let mut last = function;
-        for op in kernels {
+        for ops in kernels {
             let mut fresh_name = || loop {
                 let name = format!("{function_name}_kernel_{count}");
                 count += 1;
@@ -235,12 +236,13 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
                     return name;
                 }
             };
-            match outline(context, block, op, &mut distinct, &mut fresh_name) {
+            let location = ops[0].location();
+            match outline(context, block, &ops, &mut distinct, &mut fresh_name) {
                 Some(Outlined::New(kernel)) => last = body.insert_operation_after(last, kernel),
                 Some(Outlined::Existing) => {}
                 None => {
                     emit_error(
-                        op.location(),
+                        location,
                         "glow-outline-kernels: internal error: the kernel function did not build",
                     );
                     return Err(());
@@ -283,16 +285,22 @@ enum Outlined<'c> {
     Existing,
 }
 
-/// Moves `op` (top level in `block`) into a kernel function and calls it in its place.
+/// Moves `group` (one op with regions, or a straight-line run whose values are used
+/// only inside it; top level in `block`, in block order) into a kernel function and
+/// calls it where the group's last op was.
 fn outline<'c>(
     context: &'c Context,
     block: BlockRef<'c, '_>,
-    op: OperationRef<'c, '_>,
+    group: &[OperationRef<'c, '_>],
     distinct: &mut HashMap<String, String>,
     fresh_name: &mut dyn FnMut() -> String,
 ) -> Option<Outlined<'c>> {
-    let location = op.location();
-    let ops = nested_ops(op.to_raw());
+    let last = *group.last()?;
+    let location = group[0].location();
+    let ops: Vec<MlirOperation> = group
+        .iter()
+        .flat_map(|op| nested_ops(op.to_raw()))
+        .collect();
     let inside = defined_inside(&ops);
     // SAFETY: a new block, owned by the kernel's region below.
     let kernel_block = unsafe { mlir_sys::mlirBlockCreate(0, std::ptr::null(), std::ptr::null()) };
@@ -301,7 +309,7 @@ fn outline<'c>(
         arguments: Vec::new(),
         inside: HashMap::new(),
         location: location.to_raw(),
-        anchor: op.to_raw(),
+        anchor: last.to_raw(),
     };
     let mut remaps = Vec::new();
     for &nested in &ops {
@@ -313,9 +321,19 @@ fn outline<'c>(
             }
         }
     }
-    let result_types: Vec<Type> = (0..op.result_count())
-        .filter_map(|i| op.result(i).ok().map(|r| r.r#type()))
-        .collect();
+    // A single op returns its results; a run, its values used after it.
+    let members: HashSet<usize> = ops.iter().map(|op| op.ptr as usize).collect();
+    let returned: Vec<Value<'c, '_>> = if let [op] = group {
+        op.results().map(Into::into).collect()
+    } else {
+        group
+            .iter()
+            .flat_map(|op| op.results())
+            .filter(|result| !uses_outside(result.to_raw(), &members).is_empty())
+            .map(Into::into)
+            .collect()
+    };
+    let result_types: Vec<Type> = returned.iter().map(|v| v.r#type()).collect();
     let arguments: Vec<Value> = kernel
         .arguments
         .iter()
@@ -332,27 +350,30 @@ fn outline<'c>(
         )])
         .build()
         .ok()?;
-    let call = block.insert_operation_before(op, call);
-    // SAFETY: the call's results have the op's result types; the op then moves into
-    // the kernel's block, its outside operands replaced by what the kernel sees, and
-    // the kernel returns its results.
+    let call = block.insert_operation_before(last, call);
+    // SAFETY: the call's results have the returned values' types and replace their
+    // uses outside the group; the ops then move into the kernel's block in order,
+    // their outside operands replaced by what the kernel sees.
     unsafe {
-        for i in 0..op.result_count() {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(
-                op.result(i).ok()?.to_raw(),
-                call.result(i).ok()?.to_raw(),
-            );
+        for (i, value) in returned.iter().enumerate() {
+            let new = call.result(i).ok()?.to_raw();
+            for usage in uses_outside(value.to_raw(), &members) {
+                mlir_sys::mlirOperationSetOperand(
+                    mlir_sys::mlirOpOperandGetOwner(usage),
+                    mlir_sys::mlirOpOperandGetOperandNumber(usage) as isize,
+                    new,
+                );
+            }
         }
-        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-        mlir_sys::mlirBlockAppendOwnedOperation(kernel_block, op.to_raw());
+        for moving in group {
+            mlir_sys::mlirOperationRemoveFromParent(moving.to_raw());
+            mlir_sys::mlirBlockAppendOwnedOperation(kernel_block, moving.to_raw());
+        }
         for (nested, i, value) in remaps {
             mlir_sys::mlirOperationSetOperand(nested, i, value);
         }
     }
-    let moved = unsafe { OperationRef::from_raw(op.to_raw()) };
-    let results: Vec<Value> = (0..moved.result_count())
-        .filter_map(|i| moved.result(i).ok().map(Into::into))
-        .collect();
+    let results = returned;
     let ret = OperationBuilder::new("func.return", location)
         .add_operands(&results)
         .build()
@@ -404,6 +425,22 @@ fn outline<'c>(
         FlatSymbolRefAttribute::new(context, &name).into(),
     );
     Some(outlined)
+}
+
+/// The uses of `value` by ops not in `members` (op pointers).
+fn uses_outside(value: MlirValue, members: &HashSet<usize>) -> Vec<mlir_sys::MlirOpOperand> {
+    let mut uses = Vec::new();
+    // SAFETY: walking the use list of a live value.
+    unsafe {
+        let mut usage = mlir_sys::mlirValueGetFirstUse(value);
+        while !usage.ptr.is_null() {
+            if !members.contains(&(mlir_sys::mlirOpOperandGetOwner(usage).ptr as usize)) {
+                uses.push(usage);
+            }
+            usage = mlir_sys::mlirOpOperandGetNextUse(usage);
+        }
+    }
+    uses
 }
 
 fn set_attribute<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str, value: Attribute<'c>) {
