@@ -12,7 +12,7 @@ use melior::{
     ir::{
         attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
         r#type::{IntegerType, RankedTensorType},
-        Attribute, BlockLike, BlockRef, Location, Operation, Type, TypeLike, Value,
+        Attribute, BlockLike, BlockRef, Location, Operation, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -181,9 +181,22 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
             .constant
             .as_ref()
             .ok_or("value has neither data nor a definition")?;
+        let key = (Rc::as_ptr(data) as usize, self.block.to_raw().ptr as usize);
+        if let Some((weak, raw)) = self.resources.materialized.get(&key) {
+            if weak.upgrade().is_some_and(|same| Rc::ptr_eq(&same, data)) {
+                // SAFETY: a value emitted earlier into this block, which the import
+                // never erases.
+                return Ok(unsafe { Value::from_raw(*raw) });
+            }
+        }
         let attribute = self.elements_attribute(data);
         let r#type = self.tensor_type(&data.dims, data.element);
-        Ok(self.emit(glow_graph::constant(self.context, r#type, attribute, self.location).into()))
+        let value =
+            self.emit(glow_graph::constant(self.context, r#type, attribute, self.location).into());
+        self.resources
+            .materialized
+            .insert(key, (Rc::downgrade(data), value.to_raw()));
+        Ok(value)
     }
 
     /// `glow.quant.dequantize(quant.scast(glow.graph.constant storage))`: the float

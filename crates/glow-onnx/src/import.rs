@@ -89,6 +89,12 @@ pub struct Resources<'c> {
     pub(crate) directory: std::path::PathBuf,
     /// --max-tensor-bytes, for the values converted inside If branches.
     pub(crate) max_tensor_bytes: u64,
+    /// Constants already emitted, by their data and block: a folded constant that
+    /// several ops read (an unrolled recurrence's transposed weights, once per step)
+    /// is emitted once. The weak reference tells the same data from a later tensor at
+    /// the same address without keeping the data alive.
+    pub(crate) materialized:
+        HashMap<(usize, usize), (std::rc::Weak<TensorData>, mlir_sys::MlirValue)>,
     context: std::marker::PhantomData<&'c Context>,
 }
 
@@ -404,6 +410,7 @@ pub fn import_model_with_progress<'c>(
         mapping: loaded.mapping.clone(),
         directory: loaded.directory.clone(),
         max_tensor_bytes: options.max_tensor_bytes,
+        materialized: HashMap::new(),
         context: std::marker::PhantomData,
     };
     let outcome = (|| -> Result<()> {
