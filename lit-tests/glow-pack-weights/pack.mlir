@@ -58,6 +58,19 @@
 // PACKED:   tensor.parallel_insert_slice %[[EPI]] into %[[OUT]]
 // PACKED-NOT: linalg.broadcast
 
+// Two matmuls reading one constant read one packed copy (an unrolled recurrence's
+// weights, read once per step, were packed once per step), and the copy's marker is
+// gone after the pass.
+// PACKED-LABEL: func.func @shared
+// PACKED: %[[SHARED:.*]] = arith.constant dense_resource<packed{{.*}}> : tensor<24x384x64xf32>
+// PACKED-NOT: glow.packed_copy
+// PACKED: scf.forall
+// PACKED:   tensor.extract_slice %[[SHARED]]
+// PACKED: scf.forall
+// PACKED:   tensor.extract_slice %[[SHARED]]
+// PACKED-NOT: dense_resource<packed
+// PACKED: return
+
 // A convolution's epilogue stays after the loop (measured slower in it).
 // PACKED-LABEL: func.func @conv_epilogue
 // PACKED: %[[LOOP:.*]] = scf.forall

@@ -1,8 +1,9 @@
 """Writes the glow-pack-weights tests' inputs, with random (not splat) weights larger
 than half the L2 cache:
   weights.py mlir OUT.mlir   linalg functions @conv (3x3x512x512) and @matmul (384x1536)
-                             whose weights are dense_resource constants, and the same
-                             kernels marked by glow-stack with an epilogue each;
+                             whose weights are dense_resource constants, the same
+                             kernels marked by glow-stack with an epilogue each, and
+                             two matmuls reading one constant (@shared);
   weights.py onnx OUT.onnx   an ONNX model: Conv 3x3 128 -> 160 on 7x7 (737 KB of
                              filters), Relu, Flatten, Gemm 7840 -> 640 (20 MB), with
                              biases, Tanh (the Gemm's stacked epilogue);
@@ -52,6 +53,15 @@ func.func @matmul_epilogue(%a: tensor<64x384xf32>, %bias: tensor<1536xf32>) -> t
     linalg.yield %t : f32
   } -> tensor<64x1536xf32>
   return %1 : tensor<64x1536xf32>
+}
+func.func @shared(%a: tensor<64x384xf32>, %c: tensor<64x384xf32>) -> (tensor<64x1536xf32>, tensor<64x1536xf32>) {
+  %w = arith.constant dense_resource<mm_w> : tensor<384x1536xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1536xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %1 = linalg.matmul ins(%c, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  return %0, %1 : tensor<64x1536xf32>, tensor<64x1536xf32>
 }
 func.func @conv_epilogue(%x: tensor<1x9x9x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
   %w = arith.constant dense_resource<conv_w> : tensor<3x3x512x512xf32>

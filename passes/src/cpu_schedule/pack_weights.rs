@@ -61,6 +61,10 @@ pub static SLICE_PACKED_WEIGHTS: Rule = Rule {
 /// on the users of a weight slice.
 const TAG: &str = "glow.pack";
 
+/// The marker of a packed copy of weights, right after the constant it packs, until the
+/// pass ends.
+const PACKED_COPY: &str = "glow.packed_copy";
+
 /// `MLIR`'s marker of a dynamic offset in `static_offsets`.
 const DYNAMIC: i64 = i64::MIN;
 
@@ -378,32 +382,58 @@ fn slice_packed_weights<'c>(
     {
         return false;
     }
-    let count = shape.iter().product::<i64>() as usize;
-    let Some(values) = constant
-        .attribute("value")
-        .ok()
-        .and_then(|value| glow_dialects::elements::f32_values(value, count))
-    else {
-        return false;
-    };
     let packed_shape: Vec<i64> = std::iter::once(channels / tile)
         .chain(shape[..rank - 1].iter().copied())
         .chain(std::iter::once(tile))
         .collect();
     let packed_type = tensor_type(&packed_shape, element);
-    let bytes = pack(&values, channels as usize, tile as usize);
     let location = op.location();
-    rewriter.set_insertion_point_after(constant);
-    let packed = rewriter.insert(
-        OperationBuilder::new("arith.constant", constant.location())
-            .add_attributes(&[(
-                Identifier::new(context, "value"),
-                glow_dialects::elements::resource_elements(packed_type, "packed", &bytes),
-            )])
-            .add_results(&[packed_type])
-            .build()
-            .expect("valid arith.constant"),
-    );
+    // Weights that several ops read (an unrolled recurrence's weights, once per step)
+    // are packed once: the packed copies follow their constant, marked.
+    let mut packed = None;
+    let mut next = constant.next_in_block();
+    while let Some(candidate) = next.filter(|c| c.attribute(PACKED_COPY).is_ok()) {
+        if candidate.result(0).is_ok_and(|r| r.r#type() == packed_type) {
+            packed = Some(candidate);
+            break;
+        }
+        next = candidate.next_in_block();
+    }
+    let packed = match packed {
+        Some(packed) => packed,
+        None => {
+            let count = shape.iter().product::<i64>() as usize;
+            let Some(values) = constant
+                .attribute("value")
+                .ok()
+                .and_then(|value| glow_dialects::elements::f32_values(value, count))
+            else {
+                return false;
+            };
+            let bytes = pack(&values, channels as usize, tile as usize);
+            rewriter.set_insertion_point_after(constant);
+            rewriter.insert(
+                OperationBuilder::new("arith.constant", constant.location())
+                    .add_attributes(&[
+                        (
+                            Identifier::new(context, "value"),
+                            glow_dialects::elements::resource_elements(
+                                packed_type,
+                                "packed",
+                                &bytes,
+                            ),
+                        ),
+                        (
+                            Identifier::new(context, PACKED_COPY),
+                            Attribute::unit(context),
+                        ),
+                    ])
+                    .add_results(&[packed_type])
+                    .build()
+                    .expect("valid arith.constant"),
+            )
+        }
+    };
     rewriter.set_insertion_point_before(op);
     let map = Attribute::parse(
         context,
@@ -477,16 +507,19 @@ fn pack(values: &[f32], channels: usize, tile: usize) -> Vec<u8> {
     bytes
 }
 
-/// Removes the tags the script matched (the per-tile ops keep them through tiling).
+/// Removes the tags the script matched (the per-tile ops keep them through tiling) and
+/// the packed copies' markers.
 fn remove_tags(func: OperationRef) {
-    let name = mlir_sys::MlirStringRef {
-        data: TAG.as_ptr().cast(),
-        length: TAG.len(),
-    };
+    let names = [TAG, PACKED_COPY].map(|tag| mlir_sys::MlirStringRef {
+        data: tag.as_ptr().cast(),
+        length: tag.len(),
+    });
     func.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: removes a discardable attribute of a live op; no op is erased.
+        // SAFETY: removes discardable attributes of a live op; no op is erased.
         unsafe {
-            mlir_sys::mlirOperationRemoveDiscardableAttributeByName(op.to_raw(), name);
+            for name in names {
+                mlir_sys::mlirOperationRemoveDiscardableAttributeByName(op.to_raw(), name);
+            }
         }
         WalkResult::Advance
     });
