@@ -146,6 +146,10 @@ pub fn float_constant(value: Value, count: usize) -> Option<Vec<f32>> {
                     .ok()?;
             Some(vec![scalar.value() as f32; count])
         }
+        // A reshape keeps the elements in order (a Conv1d's filters, given an axis).
+        "glow.graph.reshape" | "tensor.expand_shape" | "tensor.collapse_shape" => {
+            float_constant(op.operand(0).ok()?, count)
+        }
         _ => None,
     }
 }
