@@ -15,7 +15,9 @@ torch_regnet_y_400mf, torch_mobilenet_v3_large, and the survey's (python/model_s
 torch_densenet121, torch_googlenet, torch_inception_v3 (299 x 299), torch_shufflenet_v2,
 torch_mnasnet, torch_mobilenet_v3_small, torch_efficientnet_v2_s, torch_alexnet,
 torch_fcn_resnet50, torch_deeplabv3_mobilenet_v3, torch_lraspp_mobilenet_v3 (segmentation:
-output "out", 21 classes at the input's size); written as DIR/NAME.onnx (default
+output "out", 21 classes at the input's size) and its sequence / image-to-image networks
+(python/sequence_models.py: torch_lstm, torch_gru, torch_tcn, torch_separable_conv1d,
+torch_transformer_encoder, torch_unet; static shapes); written as DIR/NAME.onnx (default
 .cache/models).
 
 Needs torch and torchvision: Debian's python3-torch / python3-torchvision (CPU builds;
@@ -24,9 +26,13 @@ scripts/install-torch.sh installs them) with the system python3, or any CPU whee
 import argparse
 import math
 import pathlib
+import sys
 
 import torch
 from torch import nn
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from sequence_models import SEQUENCE_MODELS  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OPSET = 14
@@ -199,6 +205,12 @@ def survey_models(torchvision):
     }
 
 
+def export_sequence(builder, shape, path, output):
+    model = randomize_identities(builder().eval())
+    torch.onnx.export(model, (torch.randn(*shape),), str(path), opset_version=OPSET,
+                      input_names=["input"], output_names=[output], do_constant_folding=True)
+
+
 def export_bert(path):
     model = randomize_identities(BertModel(BertConfig()).eval())
     input_ids = torch.randint(0, BertConfig.vocab_size, (2, 32))
@@ -250,10 +262,13 @@ def main():
         elif name in survey:
             builder, size, output = survey[name]
             export_vision(name, builder, path, size, output)
+        elif name in SEQUENCE_MODELS:
+            builder, shape, output = SEQUENCE_MODELS[name]
+            export_sequence(builder, shape, path, output)
         elif name == "torch_bert":
             export_bert(path)
         else:
-            known = [*vision, *survey, "torch_bert"]
+            known = [*vision, *survey, *SEQUENCE_MODELS, "torch_bert"]
             raise SystemExit(f"unknown model {name}: one of {', '.join(known)}")
         print(f"wrote {path} (torch {torch.__version__})")
 

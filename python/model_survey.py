@@ -1,4 +1,6 @@
-"""Tries glow on torchvision models the benchmark does not cover, as a new user would:
+"""Tries glow on torchvision models the benchmark does not cover, and on sequence and
+image-to-image networks written with torch.nn (python/sequence_models.py), as a new
+user would:
 each is exported by torch.onnx (python/export_torch_models.py, random weights) when
 missing, run by glow-run and by onnxruntime on the same random input, and timed on one
 thread each in the same run. Prints the CPU, then per model glow's compile time, both
@@ -25,11 +27,16 @@ from benchmark import cpu_description, median_ms, time_glow, torch_python  # noq
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODELS = ROOT / ".cache" / "models"
+# Input shapes: torchvision's images, then python/sequence_models.py's networks.
 SURVEY = {
-    "torch_densenet121": 224, "torch_googlenet": 224, "torch_inception_v3": 299,
-    "torch_shufflenet_v2": 224, "torch_mnasnet": 224, "torch_mobilenet_v3_small": 224,
-    "torch_efficientnet_v2_s": 224, "torch_alexnet": 224, "torch_fcn_resnet50": 224,
-    "torch_deeplabv3_mobilenet_v3": 224, "torch_lraspp_mobilenet_v3": 224,
+    **{name: (1, 3, size, size) for name, size in {
+        "torch_densenet121": 224, "torch_googlenet": 224, "torch_inception_v3": 299,
+        "torch_shufflenet_v2": 224, "torch_mnasnet": 224, "torch_mobilenet_v3_small": 224,
+        "torch_efficientnet_v2_s": 224, "torch_alexnet": 224, "torch_fcn_resnet50": 224,
+        "torch_deeplabv3_mobilenet_v3": 224, "torch_lraspp_mobilenet_v3": 224}.items()},
+    "torch_lstm": (1, 64, 128), "torch_gru": (4, 100, 40), "torch_tcn": (2, 40, 400),
+    "torch_separable_conv1d": (1, 64, 256), "torch_transformer_encoder": (2, 64, 256),
+    "torch_unet": (1, 3, 128, 128),
 }
 
 
@@ -81,8 +88,7 @@ def main():
         if model is None:
             print(f"{name:32s} SKIPPED (no torch to export it: scripts/install-torch.sh)")
             continue
-        size = SURVEY[name]
-        x = np.random.default_rng(0).standard_normal((1, 3, size, size)).astype(np.float32)
+        x = np.random.default_rng(0).standard_normal(SURVEY[name]).astype(np.float32)
         options = ort.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
