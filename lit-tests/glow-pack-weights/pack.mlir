@@ -71,6 +71,18 @@
 // PACKED-NOT: dense_resource<packed
 // PACKED: return
 
+// Two constants of one shape, next to each other, each read once: each matmul reads
+// a packed copy of its own weights. (A copy is matched to its constant by number: by
+// place alone, the second weights' copy, left right after the first weights once the
+// second were erased, was taken for the first's, and both matmuls read it.)
+// PACKED-LABEL: func.func @twins
+// PACKED-DAG: %[[P1:.*]] = arith.constant dense_resource<packed{{.*}}> : tensor<24x384x64xf32>
+// PACKED-DAG: %[[P2:.*]] = arith.constant dense_resource<packed{{.*}}> : tensor<24x384x64xf32>
+// PACKED-DAG: tensor.extract_slice %[[P1]][
+// PACKED-DAG: tensor.extract_slice %[[P2]][
+// PACKED-NOT: glow.packed_source
+// PACKED: return
+
 // A convolution's epilogue stays after the loop (measured slower in it).
 // PACKED-LABEL: func.func @conv_epilogue
 // PACKED: %[[LOOP:.*]] = scf.forall

@@ -3,7 +3,8 @@ than half the L2 cache:
   weights.py mlir OUT.mlir   linalg functions @conv (3x3x512x512) and @matmul (384x1536)
                              whose weights are dense_resource constants, the same
                              kernels marked by glow-stack with an epilogue each, and
-                             two matmuls reading one constant (@shared);
+                             two matmuls reading one constant (@shared), and two
+                             matmuls reading two constants of one shape (@twins);
   weights.py onnx OUT.onnx   an ONNX model: Conv 3x3 128 -> 160 on 7x7 (737 KB of
                              filters), Relu, Flatten, Gemm 7840 -> 640 (20 MB), with
                              biases, Tanh (the Gemm's stacked epilogue);
@@ -22,6 +23,7 @@ def write_mlir(path):
     rng = np.random.default_rng(1)
     conv_w = rng.standard_normal((3, 3, 512, 512)).astype(np.float32)
     mm_w = rng.standard_normal((384, 1536)).astype(np.float32)
+    mm_w2 = rng.standard_normal((384, 1536)).astype(np.float32)
     text = """func.func @conv(%x: tensor<1x9x9x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
   %w = arith.constant dense_resource<conv_w> : tensor<3x3x512x512xf32>
   %e = tensor.empty() : tensor<1x7x7x512xf32>
@@ -63,6 +65,16 @@ func.func @shared(%a: tensor<64x384xf32>, %c: tensor<64x384xf32>) -> (tensor<64x
   %1 = linalg.matmul ins(%c, %w : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
   return %0, %1 : tensor<64x1536xf32>, tensor<64x1536xf32>
 }
+func.func @twins(%a: tensor<64x384xf32>) -> (tensor<64x1536xf32>, tensor<64x1536xf32>) {
+  %w1 = arith.constant dense_resource<mm_w> : tensor<384x1536xf32>
+  %w2 = arith.constant dense_resource<mm_w2> : tensor<384x1536xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1536xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %0 = linalg.matmul ins(%a, %w1 : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  %1 = linalg.matmul ins(%a, %w2 : tensor<64x384xf32>, tensor<384x1536xf32>) outs(%init : tensor<64x1536xf32>) -> tensor<64x1536xf32>
+  return %0, %1 : tensor<64x1536xf32>, tensor<64x1536xf32>
+}
 func.func @conv_epilogue(%x: tensor<1x9x9x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
   %w = arith.constant dense_resource<conv_w> : tensor<3x3x512x512xf32>
   %zero = arith.constant 0.0 : f32
@@ -81,7 +93,7 @@ func.func @conv_epilogue(%x: tensor<1x9x9x512xf32>, %b: tensor<512xf32>) -> tens
 {-#
   dialect_resources: {
     builtin: {
-""" + blob("conv_w", conv_w) + ",\n" + blob("mm_w", mm_w) + "\n    }\n  }\n#-}\n"
+""" + blob("conv_w", conv_w) + ",\n" + blob("mm_w", mm_w) + ",\n" + blob("mm_w2", mm_w2) + "\n    }\n  }\n#-}\n"
     with open(path, "w") as out:
         out.write(text)
 

@@ -31,7 +31,7 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::DenseI32ArrayAttribute,
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
         Attribute, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
     },
@@ -62,8 +62,12 @@ pub static SLICE_PACKED_WEIGHTS: Rule = Rule {
 const TAG: &str = "glow.pack";
 
 /// The marker of a packed copy of weights, right after the constant it packs, until the
-/// pass ends.
+/// pass ends: the number its constant carries as [`PACKED_SOURCE`].
 const PACKED_COPY: &str = "glow.packed_copy";
+/// A packed constant's number, until the pass ends.
+const PACKED_SOURCE: &str = "glow.packed_source";
+/// The next constant number (unique in the process: no two constants share one).
+static NEXT_SOURCE: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
 
 /// `MLIR`'s marker of a dynamic offset in `static_offsets`.
 const DYNAMIC: i64 = i64::MIN;
@@ -389,11 +393,26 @@ fn slice_packed_weights<'c>(
     let packed_type = tensor_type(&packed_shape, element);
     let location = op.location();
     // Weights that several ops read (an unrolled recurrence's weights, once per step)
-    // are packed once: the packed copies follow their constant, marked.
+    // are packed once: the packed copies follow their constant, marked with the
+    // constant's number (a copy whose constant was erased may follow another constant).
+    let number = |op: OperationRef| {
+        op.attribute(PACKED_COPY)
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+    };
+    let constant_number = constant
+        .attribute(PACKED_SOURCE)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value());
     let mut packed = None;
     let mut next = constant.next_in_block();
-    while let Some(candidate) = next.filter(|c| c.attribute(PACKED_COPY).is_ok()) {
-        if candidate.result(0).is_ok_and(|r| r.r#type() == packed_type) {
+    while let Some(candidate) = next.filter(|c| number(*c).is_some()) {
+        if constant_number.is_some()
+            && number(candidate) == constant_number
+            && candidate.result(0).is_ok_and(|r| r.r#type() == packed_type)
+        {
             packed = Some(candidate);
             break;
         }
@@ -411,6 +430,20 @@ fn slice_packed_weights<'c>(
                 return false;
             };
             let bytes = pack(&values, channels as usize, tile as usize);
+            let constant_number = constant_number.unwrap_or_else(|| {
+                let fresh = NEXT_SOURCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let attribute: Attribute =
+                    IntegerAttribute::new(Type::index(context), fresh).into();
+                // SAFETY: sets a discardable attribute of a live op.
+                unsafe {
+                    mlir_sys::mlirOperationSetDiscardableAttributeByName(
+                        constant.to_raw(),
+                        melior::StringRef::new(PACKED_SOURCE).to_raw(),
+                        melior::ir::AttributeLike::to_raw(&attribute),
+                    )
+                };
+                fresh
+            });
             rewriter.set_insertion_point_after(constant);
             rewriter.insert(
                 OperationBuilder::new("arith.constant", constant.location())
@@ -425,7 +458,7 @@ fn slice_packed_weights<'c>(
                         ),
                         (
                             Identifier::new(context, PACKED_COPY),
-                            Attribute::unit(context),
+                            IntegerAttribute::new(Type::index(context), constant_number).into(),
                         ),
                     ])
                     .add_results(&[packed_type])
@@ -510,7 +543,7 @@ fn pack(values: &[f32], channels: usize, tile: usize) -> Vec<u8> {
 /// Removes the tags the script matched (the per-tile ops keep them through tiling) and
 /// the packed copies' markers.
 fn remove_tags(func: OperationRef) {
-    let names = [TAG, PACKED_COPY].map(|tag| mlir_sys::MlirStringRef {
+    let names = [TAG, PACKED_COPY, PACKED_SOURCE].map(|tag| mlir_sys::MlirStringRef {
         data: tag.as_ptr().cast(),
         length: tag.len(),
     });
