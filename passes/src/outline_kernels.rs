@@ -216,36 +216,44 @@ fn run(module: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
             continue;
         };
-        let mut kernels = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if op.region_count() > 0 && op.next_in_block().is_some() {
-                crate::copy_views::make_extents_run_time(context, op);
-                kernels.push(vec![op]);
-            }
-        }
-        kernels.extend(crate::straight_line_runs::straight_line_runs(block));
-        // New kernels follow the function, in the order of their first call.
+        // New kernels follow the function, in the order they are made.
         let mut last = function;
-        for ops in kernels {
-            let mut fresh_name = || loop {
-                let name = format!("{function_name}_kernel_{count}");
-                count += 1;
-                if taken.insert(name.clone()) {
-                    return name;
+        // The loop nests first, then the straight-line runs between the calls: a
+        // vector read that a loop kernel re-created no longer holds a run together.
+        for straight_line in [false, true] {
+            let kernels = if straight_line {
+                crate::straight_line_runs::straight_line_runs(block)
+            } else {
+                let mut loops = Vec::new();
+                let mut next = block.first_operation();
+                while let Some(op) = next {
+                    next = op.next_in_block();
+                    if op.region_count() > 0 && op.next_in_block().is_some() {
+                        crate::copy_views::make_extents_run_time(context, op);
+                        loops.push(vec![op]);
+                    }
                 }
+                loops
             };
-            let location = ops[0].location();
-            match outline(context, block, &ops, &mut distinct, &mut fresh_name) {
-                Some(Outlined::New(kernel)) => last = body.insert_operation_after(last, kernel),
-                Some(Outlined::Existing) => {}
-                None => {
-                    emit_error(
-                        location,
-                        "glow-outline-kernels: internal error: the kernel function did not build",
-                    );
-                    return Err(());
+            for ops in kernels {
+                let mut fresh_name = || loop {
+                    let name = format!("{function_name}_kernel_{count}");
+                    count += 1;
+                    if taken.insert(name.clone()) {
+                        return name;
+                    }
+                };
+                let location = ops[0].location();
+                match outline(context, block, &ops, &mut distinct, &mut fresh_name) {
+                    Some(Outlined::New(kernel)) => last = body.insert_operation_after(last, kernel),
+                    Some(Outlined::Existing) => {}
+                    None => {
+                        emit_error(
+                            location,
+                            "glow-outline-kernels: internal error: the kernel function did not build",
+                        );
+                        return Err(());
+                    }
                 }
             }
         }
