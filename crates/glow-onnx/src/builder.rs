@@ -98,6 +98,10 @@ pub type Converted<'c, 'a> = Result<Vec<Slot<'c, 'a>>, String>;
 /// ones become `dense_resource` blobs.
 const INLINE_BYTES: usize = 256;
 
+/// Constants with at least this many bytes that several ops read are emitted once per
+/// block (an unrolled recurrence's weights: 1,025 copies of 1 MB over 512 steps).
+const SHARED_BYTES: usize = 16 << 10;
+
 /// Everything a converter needs while converting one node.
 pub struct NodeContext<'c, 'a, 'e> {
     pub(crate) context: &'c Context,
@@ -181,8 +185,13 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
             .constant
             .as_ref()
             .ok_or("value has neither data nor a definition")?;
+        // Weights of at least SHARED_BYTES are emitted once per block; smaller data
+        // stays one constant per use. Shared, BERT's LayerNorm scales (one initializer
+        // in torch's export) became one broadcast, kept alive across all 13 norms
+        // (+98 KB of activations, 14 %), since linalg fuses only single-use producers.
+        let shared = data.bytes.len() >= SHARED_BYTES;
         let key = (Rc::as_ptr(data) as usize, self.block.to_raw().ptr as usize);
-        if let Some((weak, raw)) = self.resources.materialized.get(&key) {
+        if let Some((weak, raw)) = self.resources.materialized.get(&key).filter(|_| shared) {
             if weak.upgrade().is_some_and(|same| Rc::ptr_eq(&same, data)) {
                 // SAFETY: a value emitted earlier into this block, which the import
                 // never erases.
@@ -193,9 +202,11 @@ impl<'c, 'a> NodeContext<'c, 'a, '_> {
         let r#type = self.tensor_type(&data.dims, data.element);
         let value =
             self.emit(glow_graph::constant(self.context, r#type, attribute, self.location).into());
-        self.resources
-            .materialized
-            .insert(key, (Rc::downgrade(data), value.to_raw()));
+        if shared {
+            self.resources
+                .materialized
+                .insert(key, (Rc::downgrade(data), value.to_raw()));
+        }
         Ok(value)
     }
 

@@ -89,9 +89,9 @@ pub struct Resources<'c> {
     pub(crate) directory: std::path::PathBuf,
     /// --max-tensor-bytes, for the values converted inside If branches.
     pub(crate) max_tensor_bytes: u64,
-    /// Constants already emitted, by their data and block: a folded constant that
-    /// several ops read (an unrolled recurrence's transposed weights, once per step)
-    /// is emitted once. The weak reference tells the same data from a later tensor at
+    /// Constants already emitted, by their data and block: a folded constant (of
+    /// `builder::SHARED_BYTES` or more) that several ops read (an unrolled
+    /// recurrence's transposed weights, once per step) is emitted once. The weak reference tells the same data from a later tensor at
     /// the same address without keeping the data alive.
     pub(crate) materialized:
         HashMap<(usize, usize), (std::rc::Weak<TensorData>, mlir_sys::MlirValue)>,
