@@ -337,7 +337,7 @@ fn outline<'c>(
         group
             .iter()
             .flat_map(|op| op.results())
-            .filter(|result| !uses_outside(result.to_raw(), &members).is_empty())
+            .filter(|result| !uses_outside((*result).into(), &members).is_empty())
             .map(Into::into)
             .collect()
     };
@@ -365,12 +365,8 @@ fn outline<'c>(
     unsafe {
         for (i, value) in returned.iter().enumerate() {
             let new = call.result(i).ok()?.to_raw();
-            for usage in uses_outside(value.to_raw(), &members) {
-                mlir_sys::mlirOperationSetOperand(
-                    mlir_sys::mlirOpOperandGetOwner(usage),
-                    mlir_sys::mlirOpOperandGetOperandNumber(usage) as isize,
-                    new,
-                );
+            for (owner, operand) in uses_outside(*value, &members) {
+                mlir_sys::mlirOperationSetOperand(owner.to_raw(), operand as isize, new);
             }
         }
         for moving in group {
@@ -435,19 +431,13 @@ fn outline<'c>(
     Some(outlined)
 }
 
-/// The uses of `value` by ops not in `members` (op pointers).
-fn uses_outside(value: MlirValue, members: &HashSet<usize>) -> Vec<mlir_sys::MlirOpOperand> {
-    let mut uses = Vec::new();
-    // SAFETY: walking the use list of a live value.
-    unsafe {
-        let mut usage = mlir_sys::mlirValueGetFirstUse(value);
-        while !usage.ptr.is_null() {
-            if !members.contains(&(mlir_sys::mlirOpOperandGetOwner(usage).ptr as usize)) {
-                uses.push(usage);
-            }
-            usage = mlir_sys::mlirOpOperandGetNextUse(usage);
-        }
-    }
+/// The uses of `value` (user, operand number) by ops not in `members` (op pointers).
+fn uses_outside<'c, 'a>(
+    value: Value<'c, '_>,
+    members: &HashSet<usize>,
+) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut uses = crate::instr::buffers::direct_uses(value);
+    uses.retain(|(owner, _)| !members.contains(&(owner.to_raw().ptr as usize)));
     uses
 }
 

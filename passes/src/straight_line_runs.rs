@@ -139,17 +139,8 @@ fn movable_part<'c, 'a>(
     let members: HashMap<usize, OperationRef> = run.iter().map(|op| (pointer(*op), *op)).collect();
     // The top-level position of a user (ops nested in a later op count as that op).
     let top_level = |owner: mlir_sys::MlirOperation| -> Option<usize> {
-        let mut op = owner;
-        // SAFETY: parent queries on live ops.
-        unsafe {
-            while mlir_sys::mlirOperationGetBlock(op).ptr != block.to_raw().ptr {
-                op = mlir_sys::mlirOperationGetParentOperation(op);
-                if op.ptr.is_null() {
-                    return None;
-                }
-            }
-        }
-        position.get(&(op.ptr as usize)).copied()
+        crate::framework::isolate::top_level_in(block.to_raw(), owner)
+            .and_then(|op| position.get(&(op.ptr as usize)).copied())
     };
     // Ops whose values an op between the run's ops uses stay, with what they read.
     let mut staying: HashSet<usize> = HashSet::new();
@@ -214,16 +205,8 @@ fn movable_part<'c, 'a>(
 
 /// The ops using a result of `op`.
 fn users(op: OperationRef) -> Vec<mlir_sys::MlirOperation> {
-    let mut owners = Vec::new();
-    for result in op.results() {
-        // SAFETY: walking the use list of a live value.
-        unsafe {
-            let mut usage = mlir_sys::mlirValueGetFirstUse(result.to_raw());
-            while !usage.ptr.is_null() {
-                owners.push(mlir_sys::mlirOpOperandGetOwner(usage));
-                usage = mlir_sys::mlirOpOperandGetNextUse(usage);
-            }
-        }
-    }
-    owners
+    op.results()
+        .flat_map(|result| crate::quantization::ir::users(result.into()))
+        .map(|user| user.to_raw())
+        .collect()
 }

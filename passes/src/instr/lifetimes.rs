@@ -114,14 +114,15 @@ fn sink_views(block: BlockRef) {
             .filter_map(|(owner, _)| top_level.position(owner).map(|at| (owner, at)))
             .map(|(owner, at)| {
                 // The user's top-level op: a view moved before, or the op at `at`.
-                let top = moved
-                    .anchor
-                    .get(&pointer(owner))
-                    .map_or(top_level.ops[at], |_| owner);
-                (moved.key(top, &top_level), top)
+                let top = if moved.anchor.contains_key(&pointer(owner)) {
+                    owner
+                } else {
+                    top_level.ops[at]
+                };
+                (moved.key(top, at), top, at)
             })
-            .min_by_key(|(key, _)| *key);
-        let Some((key, first_user)) = first else {
+            .min_by_key(|(key, _, _)| *key);
+        let Some((key, first_user, at)) = first else {
             continue;
         };
         let next_is_user = view
@@ -130,7 +131,7 @@ fn sink_views(block: BlockRef) {
         // The view has not moved: its key is (here, after every rank).
         if key > (here, usize::MAX) && !next_is_user {
             move_before(*view, first_user);
-            moved.placed_before(*view, first_user);
+            moved.placed_before(*view, first_user, at);
         }
     }
 }
@@ -139,8 +140,8 @@ fn pointer(op: OperationRef) -> usize {
     op.to_raw().ptr as usize
 }
 
-/// The views [`sink_views`] moved: each one's anchor (the unmoved op it precedes) and,
-/// per anchor, the views in front of it in block order.
+/// The views [`sink_views`] moved: each one's anchor (the position of the unmoved op it
+/// precedes) and, per anchor, the views in front of it in block order.
 #[derive(Default)]
 struct MovedViews {
     anchor: HashMap<usize, usize>,
@@ -148,43 +149,30 @@ struct MovedViews {
 }
 
 impl MovedViews {
-    /// The order key of top-level op `op`: (its anchor's position, its rank in front
-    /// of it) for a moved view, (its position, after every rank) otherwise.
-    fn key(&self, op: OperationRef, top_level: &TopLevel) -> (usize, usize) {
-        let at = |p: usize| {
-            top_level
-                // SAFETY: the pointer is a live op of the block.
-                .position(unsafe {
-                    OperationRef::from_raw(mlir_sys::MlirOperation { ptr: p as *mut _ })
-                })
-                .unwrap_or(usize::MAX)
-        };
+    /// The order key of top-level op `op`, at position `at` before any move: (its
+    /// anchor, its rank in front of it) for a moved view, (`at`, after every rank)
+    /// otherwise.
+    fn key(&self, op: OperationRef, at: usize) -> (usize, usize) {
         match self.anchor.get(&pointer(op)) {
-            Some(&anchor) => {
-                let rank = self.in_front[&anchor]
-                    .iter()
-                    .position(|v| *v == pointer(op))
-                    .unwrap_or(0);
-                (at(anchor), rank)
-            }
-            None => (at(pointer(op)), usize::MAX),
+            Some(&anchor) => (anchor, self.rank(anchor, op)),
+            None => (at, usize::MAX),
         }
     }
 
-    /// Records that `view` moved to just before `next`.
-    fn placed_before(&mut self, view: OperationRef, next: OperationRef) {
+    /// The place of moved view `op` among the views in front of `anchor`.
+    fn rank(&self, anchor: usize, op: OperationRef) -> usize {
+        self.in_front[&anchor]
+            .iter()
+            .position(|v| *v == pointer(op))
+            .unwrap_or(0)
+    }
+
+    /// Records that `view` moved to just before `next` (at position `at` before any
+    /// move).
+    fn placed_before(&mut self, view: OperationRef, next: OperationRef, at: usize) {
         let (anchor, rank) = match self.anchor.get(&pointer(next)) {
-            Some(&anchor) => {
-                let list = &self.in_front[&anchor];
-                (
-                    anchor,
-                    list.iter().position(|v| *v == pointer(next)).unwrap_or(0),
-                )
-            }
-            None => {
-                let anchor = pointer(next);
-                (anchor, self.in_front.get(&anchor).map_or(0, Vec::len))
-            }
+            Some(&anchor) => (anchor, self.rank(anchor, next)),
+            None => (at, self.in_front.get(&at).map_or(0, Vec::len)),
         };
         self.in_front
             .entry(anchor)
