@@ -315,7 +315,7 @@ pub fn update_in_place(user: OperationRef, kernel: OperationRef) {
 
 /// The result dims of each indexing map of a generic, when every map is a projected
 /// permutation.
-fn indexing_maps(op: OperationRef) -> Option<Vec<Vec<usize>>> {
+pub(super) fn indexing_maps(op: OperationRef) -> Option<Vec<Vec<usize>>> {
     let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
     (0..maps.len())
         .map(|i| super::affine_map_dims(maps.element(i).ok()?))

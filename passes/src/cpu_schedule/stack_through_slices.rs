@@ -6,9 +6,13 @@
 //! LLVM left scalar (ShuffleNetV2's first ReLU, 112 x 112 x 24: 0.41 ms, 13 % of the
 //! model in ReLUs). On the whole result the generic is the kernel's epilogue, which
 //! `glow-stack` then fuses into its tiles; the widened lanes compute values nobody
-//! reads. Applies when every input of the generic is that slice (ReLU, clip, an
-//! activation of the result alone), its init is a fresh tensor it does not read, and
-//! the kernel's result and the slice have no other users.
+//! reads. Applies when every input of the generic is either that slice (ReLU, clip, an
+//! activation of the result alone) or, read element for element, the same leading slice
+//! of another value of the kernel's result shape: a residual add of two widened
+//! projections (MNASNet's and MobileNetV2's 24-channel blocks), or of a projection and
+//! the previous block's sum, itself moved above its slice by this rule. Its init must be
+//! a fresh tensor it does not read, and the kernel's result and the slice must have no
+//! other users.
 
 use super::tiles::Kernel;
 use crate::{
@@ -55,28 +59,47 @@ fn rewrite<'c>(
         return false;
     }
     let inputs = op.operand_count() - 1;
-    let Some(sliced) = operand(op, 0) else {
+    // The input that is a leading slice of a kernel's result, read by nothing else.
+    let Some((sliced, slice, whole)) = (0..inputs).find_map(|i| {
+        let sliced = operand(op, i)?;
+        let slice = producer(sliced).filter(|s| leading_slice(*s))?;
+        let whole = operand(slice, 0)?;
+        let from_kernel = producer(whole).is_some_and(|k| Kernel::of(&name_of(k)).is_some());
+        (from_kernel && users(whole).len() == 1 && users(sliced).len() == 1)
+            .then_some((sliced, slice, whole))
+    }) else {
         return false;
     };
-    let Some(slice) = producer(sliced).filter(|s| leading_slice(*s)) else {
-        return false;
-    };
-    let Some(whole) = operand(slice, 0) else {
-        return false;
-    };
-    let from_kernel = producer(whole).is_some_and(|k| Kernel::of(&name_of(k)).is_some());
     let init_is_fresh = operand(op, inputs)
         .and_then(producer)
         .is_some_and(|e| name_of(e) == "tensor.empty");
-    if !from_kernel
-        || !init_is_fresh
-        || (0..inputs).any(|i| operand(op, i) != Some(sliced))
-        || users(whole).len() != 1
-        || users(sliced).len() != 1
-        || !super::stack::is_epilogue(op, sliced)
-    {
+    if !init_is_fresh || !super::stack::is_epilogue(op, sliced) {
         return false;
     }
+    // Each input read on the whole result: the kernel's, or the source of the same
+    // leading slice of a value of the same type, read element for element (widened
+    // lanes then read that value's own lanes, whatever they hold, and are dropped).
+    let Some(maps) = super::stack::indexing_maps(op) else {
+        return false;
+    };
+    let identity: Vec<usize> = (0..maps.last().map_or(0, |m| m.len())).collect();
+    let Some(wide_inputs) = (0..inputs)
+        .map(|i| {
+            let input = operand(op, i)?;
+            if input == sliced {
+                return Some(whole);
+            }
+            let other = producer(input).filter(|s| leading_slice(*s))?;
+            let source = operand(other, 0)?;
+            let same_slice = crate::framework::attributes::i64_array(other, "static_sizes")
+                == crate::framework::attributes::i64_array(slice, "static_sizes");
+            (same_slice && source.r#type() == whole.r#type() && maps.get(i) == Some(&identity))
+                .then_some(source)
+        })
+        .collect::<Option<Vec<Value>>>()
+    else {
+        return false;
+    };
     let (Some((shape, _)), Ok(result)) = (tensor_info(whole), op.result(0)) else {
         return false;
     };
@@ -102,7 +125,7 @@ fn rewrite<'c>(
     };
     // SAFETY: both regions are live; the old generic is replaced below.
     unsafe { mlir_sys::mlirRegionTakeBody(body.to_raw(), old_body.to_raw()) };
-    let mut operands: Vec<Value> = vec![whole; inputs];
+    let mut operands = wide_inputs;
     operands.push(empty.into());
     let attributes: Vec<(Identifier, melior::ir::Attribute)> = op.attributes().collect();
     let Ok(generic) = OperationBuilder::new("linalg.generic", location)
