@@ -12,6 +12,16 @@
 // RUN: %python %S/../glow-import/Inputs/models.py odd-rows %t.onnx
 // RUN: %python %S/../../python/compare_with_onnxruntime.py %t.onnx --input-shape x=1x8x19x19 --bin %glow_bin | FileCheck %s --check-prefix=AGREES
 // AGREES: PASS
+// Two inverted residual blocks whose 72-channel expansions are computed 80 wide: each
+// depthwise convolution's padded input is built 80 channels wide and read through its
+// 72-channel slice; the model agrees with onnxruntime.
+// RUN: %python %S/../glow-stack/Inputs/residual_24.py %t.widened.onnx
+// RUN: glow-import %t.widened.onnx | glow-opt --glow-cpu-pipeline --mlir-print-ir-after=glow-pads-in-place -o /dev/null 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.widened.onnx --input-shape x=1x16x28x28 --bin %glow_bin | FileCheck %s --check-prefix=AGREES
+// MODEL: tensor.empty() : tensor<1x30x30x80xf32>
+// MODEL: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 30, 30, 72] [1, 1, 1, 1] : tensor<1x30x30x80xf32> to tensor<1x30x30x72xf32>
+// MODEL: tensor.empty() : tensor<1x30x30x80xf32>
+// MODEL: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 30, 30, 72] [1, 1, 1, 1] : tensor<1x30x30x80xf32> to tensor<1x30x30x72xf32>
 
 // CHECK-LABEL: func.func @pad
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x6x4xf32>
@@ -133,4 +143,40 @@ func.func @too_wide(%x: tensor<1x4x7x4xf32>) -> tensor<1x6x6x4xf32> {
     tensor.yield %cst : f32
   } : tensor<1x4x4x4xf32> to tensor<1x6x6x4xf32>
   return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// A leading slice of a result computed with two channels more (6 channels as 8: a
+// widened expansion before a depthwise convolution), padded along rows and columns
+// only: the padded tensor is built 8 channels wide, the whole result inserted and the
+// border filled over all 8, and the pad's user reads its 6-channel leading slice, so
+// the producer writes into the padded buffer and nothing is copied.
+// CHECK-LABEL: func.func @widened_channels
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x6x8xf32>
+// CHECK: %[[W:.*]] = tensor.insert_slice %{{.*}} into %[[E]][0, 1, 1, 0] [1, 4, 4, 8] [1, 1, 1, 1]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x6x8xf32>)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x1x8xf32>)
+// CHECK: %[[LAST:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 5, 0] [1, 4, 1, 8]
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[LAST]][0, 0, 0, 0] [1, 6, 6, 6] [1, 1, 1, 1] : tensor<1x6x6x8xf32> to tensor<1x6x6x6xf32>
+// CHECK: linalg.exp ins(%[[S]]
+// BUFFERS-LABEL: func.func @widened_channels
+// BUFFERS: %[[B:.*]] = memref.alloc() {{.*}} : memref<1x6x6x8xf32>
+// BUFFERS: %[[V:.*]] = memref.subview %[[B]][0, 1, 1, 0] [1, 4, 4, 8] [1, 1, 1, 1]
+// BUFFERS: linalg.exp ins(%{{.*}}) outs(%[[V]]
+// BUFFERS: %[[S:.*]] = memref.subview %[[B]][0, 0, 0, 0] [1, 6, 6, 6] [1, 1, 1, 1]
+// BUFFERS: linalg.exp ins(%[[S]]
+// BUFFERS-NOT: memref.copy
+func.func @widened_channels(%x: tensor<1x4x4x8xf32>) -> tensor<1x6x6x6xf32> {
+  %e = tensor.empty() : tensor<1x4x4x8xf32>
+  %y = linalg.exp ins(%x : tensor<1x4x4x8xf32>) outs(%e : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  %s = tensor.extract_slice %y[0, 0, 0, 0] [1, 4, 4, 6] [1, 1, 1, 1] : tensor<1x4x4x8xf32> to tensor<1x4x4x6xf32>
+  %cst = arith.constant 0.0 : f32
+  %0 = tensor.pad %s low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %cst : f32
+  } : tensor<1x4x4x6xf32> to tensor<1x6x6x6xf32>
+  %e2 = tensor.empty() : tensor<1x6x6x6xf32>
+  %r = linalg.exp ins(%0 : tensor<1x6x6x6xf32>) outs(%e2 : tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
+  return %r : tensor<1x6x6x6xf32>
 }
