@@ -19,7 +19,7 @@ pub mod values;
 
 pub use diagnostics::emit_error;
 pub use options::PassOptions;
-pub use pipeline::{run_pipeline, PipelineError};
+pub use pipeline::{run_pipeline, run_pipeline_verifying, verify_each_pass, PipelineError};
 pub use registration::{register_pass, OptionKind, PassDefinition, PassOption};
 pub use rewrite::{apply_rules, Rule};
 pub use transform::{apply_transform_script, TransformFailed};

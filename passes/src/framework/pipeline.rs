@@ -1,5 +1,13 @@
 //! Running a textual pass pipeline from Rust (the library form of `glow-opt
 //! --pass-pipeline=...`), with the diagnostics it emits collected into the error.
+//!
+//! What is verified: in debug builds (every test) and with `GLOW_VERIFY_EACH=1`, the
+//! whole IR after every pass, as `glow-opt` and `mlir-opt` do. Otherwise each Glow
+//! pass verifies the op it ran on when it is done ([`glow_passes_verify_themselves`])
+//! and the module is verified once at the end, while upstream passes run unverified:
+//! verifying the whole module after each of the ~100 passes was 10-27 % of a release
+//! compile (docs/development.md has the numbers). A Glow pass that breaks the
+//! IR still stops with a located error before the next pass runs.
 
 use melior::{
     diagnostic::DiagnosticSeverity,
@@ -7,7 +15,26 @@ use melior::{
     pass::PassManager,
     utility::parse_pass_pipeline,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::{
+    atomic::{AtomicBool, Ordering},
+    Arc, Mutex,
+};
+
+/// Set once a pipeline runs without the pass manager's verifier: Glow's passes then
+/// verify the op they ran on themselves (`framework::registration`).
+static GLOW_PASSES_VERIFY: AtomicBool = AtomicBool::new(false);
+
+/// Whether the pass manager verifies the IR after every pass: debug builds, or
+/// `GLOW_VERIFY_EACH` set to anything but `0`.
+pub fn verify_each_pass() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("GLOW_VERIFY_EACH").is_some_and(|v| v != "0")
+}
+
+/// Whether a Glow pass must verify the op it ran on before returning (pipelines run
+/// by [`run_pipeline`] without the per-pass verifier).
+pub fn glow_passes_verify_themselves() -> bool {
+    GLOW_PASSES_VERIFY.load(Ordering::Relaxed)
+}
 
 /// Why a pipeline did not run to completion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,10 +60,24 @@ impl std::error::Error for PipelineError {}
 /// and runs it on `module`, verifying after each pass. Glow's passes must be
 /// registered first ([`crate::register_glow_passes`]).
 pub fn run_pipeline(module: &mut Module, pipeline: &str) -> Result<(), PipelineError> {
+    run_pipeline_verifying(module, pipeline, verify_each_pass())
+}
+
+/// [`run_pipeline`], verifying the whole IR after every pass (`verify_each`) or only
+/// after Glow's passes (each verifies the op it ran on) and once at the end.
+pub fn run_pipeline_verifying(
+    module: &mut Module,
+    pipeline: &str,
+    verify_each: bool,
+) -> Result<(), PipelineError> {
     let context = module.as_operation().context();
     // SAFETY: the module's context outlives this call.
     let context = unsafe { context.to_ref() };
     let manager = PassManager::new(context);
+    if !verify_each {
+        manager.enable_verifier(false);
+        GLOW_PASSES_VERIFY.store(true, Ordering::Relaxed);
+    }
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
         .map_err(|error| PipelineError::Parse(error.to_string()))?;
 
@@ -49,7 +90,10 @@ pub fn run_pipeline(module: &mut Module, pipeline: &str) -> Result<(), PipelineE
         }
         true
     });
-    let outcome = manager.run(module);
+    let mut outcome = manager.run(module);
+    if outcome.is_ok() && !verify_each && !module.as_operation().verify() {
+        outcome = Err(melior::Error::RunPass);
+    }
     context.detach_diagnostic_handler(handler);
     outcome.map_err(|_| {
         let errors = errors.lock().unwrap_or_else(|e| e.into_inner());

@@ -162,6 +162,21 @@ unsafe extern "C" fn run_trampoline(
     let operation = unsafe { OperationRef::from_raw(op) };
     // A panic must not unwind into C++: report it on the IR and fail the pass.
     match glow_dialects::panics::catch(|| (definition.run)(operation, &options)) {
+        // Without the pass manager's verifier (release pipelines), the pass verifies
+        // what it ran on: a broken rewrite stops here, located, not in a later pass.
+        Ok(Ok(())) if super::pipeline::glow_passes_verify_themselves() => {
+            let valid = operation.verify();
+            if !valid {
+                emit_error(
+                    operation.location(),
+                    &format!(
+                        "internal error: pass '{}' left IR that does not verify",
+                        definition.argument
+                    ),
+                );
+            }
+            logical_result(valid)
+        }
         Ok(result) => logical_result(result.is_ok()),
         Err(reason) => {
             emit_error(

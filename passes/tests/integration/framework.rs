@@ -76,12 +76,30 @@ static FAILS: PassDefinition = PassDefinition {
     },
 };
 
+static BREAKS_IR: PassDefinition = PassDefinition {
+    argument: "test-breaks-ir",
+    description: "Erases the terminator of its function (test only)",
+    anchor: Some("func.func"),
+    options: &[],
+    dependent_dialects: Vec::new,
+    validate: |_| Ok(()),
+    run: |op, _| {
+        use melior::ir::{BlockLike, RegionLike};
+        let block = op.region(0).unwrap().first_block().unwrap();
+        let terminator = block.terminator().unwrap();
+        // SAFETY: `func.return` has no results, so nothing uses what is destroyed.
+        unsafe { mlir_sys::mlirOperationDestroy(terminator.to_raw()) };
+        Ok(())
+    },
+};
+
 fn register_test_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         register_pass(&RECORD_OPTIONS);
         register_pass(&PANICS);
         register_pass(&FAILS);
+        register_pass(&BREAKS_IR);
     });
 }
 
@@ -177,6 +195,51 @@ fn a_failing_pass_reports_its_located_error() {
             "{message}"
         ),
         other => panic!("expected a run error, got {other:?}"),
+    }
+}
+
+const ONE_ADD: &str =
+    "func.func @f(%a: f32) -> f32 {\n  %s = arith.addf %a, %a : f32\n  return %s : f32\n}";
+
+#[test]
+fn a_pass_that_breaks_the_ir_stops_the_pipeline_with_or_without_the_verifier() {
+    use glow_passes::framework::run_pipeline_verifying;
+    let context = context();
+    register_test_passes();
+    // Without the per-pass verifier (release pipelines) the pass verifies its function
+    // itself and names itself; the canonicalizer after it never runs on broken IR.
+    let mut module = parse(&context, ONE_ADD);
+    match run_pipeline_verifying(
+        &mut module,
+        "builtin.module(func.func(test-breaks-ir,canonicalize))",
+        false,
+    ) {
+        Err(PipelineError::Run(message)) => assert!(
+            message.contains("internal error: pass 'test-breaks-ir' left IR that does not verify")
+                && message.contains("terminator"),
+            "{message}"
+        ),
+        other => panic!("expected a run error, got {other:?}"),
+    }
+    // With it, MLIR's verifier reports the broken op.
+    let mut module = parse(&context, ONE_ADD);
+    match run_pipeline_verifying(
+        &mut module,
+        "builtin.module(func.func(test-breaks-ir))",
+        true,
+    ) {
+        Err(PipelineError::Run(message)) => assert!(message.contains("terminator"), "{message}"),
+        other => panic!("expected a run error, got {other:?}"),
+    }
+    // A valid pipeline runs either way.
+    for verify_each in [false, true] {
+        let mut module = parse(&context, ONE_ADD);
+        run_pipeline_verifying(
+            &mut module,
+            "builtin.module(func.func(canonicalize,cse))",
+            verify_each,
+        )
+        .unwrap();
     }
 }
 
