@@ -565,6 +565,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
     }
     script.push_str("    transform.yield\n  }\n}\n");
     apply_transform_script(function, &script).map_err(|_| ())?;
+    crate::distinct_empties::number_loops(function);
     if !masked {
         return Ok(());
     }

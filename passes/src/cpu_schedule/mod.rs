@@ -534,6 +534,7 @@ fn tile_and_vectorize(func: OperationRef<'_, '_>, options: &PassOptions) -> Resu
             );
         })?;
     }
+    crate::distinct_empties::number_loops(func);
     Ok(())
 }
 

@@ -188,6 +188,7 @@ fn run(func: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     })?;
     epilogues_in_place(func);
     remove_tags(func);
+    crate::distinct_empties::number_loops(func);
     Ok(())
 }
 
