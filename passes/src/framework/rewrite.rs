@@ -5,7 +5,8 @@
 use melior::{
     apply_patterns_and_fold_greedily_with_op, create_op_rewrite_pattern,
     ir::{operation::OperationLike, OperationRef},
-    Context, GreedyRewriteDriverConfig, PatternRewriter, RewritePatternSet, RewriterBase,
+    Context, GreedyRewriteDriverConfig, GreedySimplifyRegionLevel, PatternRewriter,
+    RewritePatternSet, RewriterBase,
 };
 
 /// A rewrite rule rooted at one op name.
@@ -63,9 +64,12 @@ pub fn apply_rules(op: OperationRef<'_, '_>, rules: &[&'static Rule]) -> Result<
         );
         patterns.add(pattern);
     }
-    apply_patterns_and_fold_greedily_with_op(
-        op,
-        patterns.freeze(),
-        &GreedyRewriteDriverConfig::new(),
-    )
+    // No region simplification: the rules neither make blocks unreachable nor leave
+    // block arguments dead (ops they leave dead the driver erases as it goes), and the
+    // simplification walks the whole function after every sweep (half of
+    // glow-graph-to-linalg's time on an unrolled LSTM). Canonicalization after the
+    // passes still simplifies regions.
+    let config = GreedyRewriteDriverConfig::new();
+    config.set_region_simplification_level(GreedySimplifyRegionLevel::Disabled);
+    apply_patterns_and_fold_greedily_with_op(op, patterns.freeze(), &config)
 }
