@@ -180,3 +180,30 @@ func.func @widened_channels(%x: tensor<1x4x4x8xf32>) -> tensor<1x6x6x6xf32> {
   %r = linalg.exp ins(%0 : tensor<1x6x6x6xf32>) outs(%e2 : tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
   return %r : tensor<1x6x6x6xf32>
 }
+
+// -----
+
+// A leading slice of 6 channels of a 32-channel value: 26 more channels than the pad's
+// source is no widened channel count (at most 15 more); the pad is built at its own
+// width and the slice copied in, instead of filling a 32-channel buffer.
+// CHECK-LABEL: func.func @much_wider_channels
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x6x6xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %[[E]][0, 1, 1, 0] [1, 4, 4, 6] [1, 1, 1, 1]
+// CHECK-NOT: tensor<1x6x6x32xf32>
+// CHECK: return
+// BUFFERS-LABEL: func.func @much_wider_channels
+// BUFFERS: memref.alloc() {{.*}} : memref<1x6x6x6xf32>
+// BUFFERS: memref.copy
+func.func @much_wider_channels(%x: tensor<1x4x4x32xf32>) -> tensor<1x6x6x6xf32> {
+  %e = tensor.empty() : tensor<1x4x4x32xf32>
+  %y = linalg.exp ins(%x : tensor<1x4x4x32xf32>) outs(%e : tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+  %s = tensor.extract_slice %y[0, 0, 0, 0] [1, 4, 4, 6] [1, 1, 1, 1] : tensor<1x4x4x32xf32> to tensor<1x4x4x6xf32>
+  %cst = arith.constant 0.0 : f32
+  %0 = tensor.pad %s low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %cst : f32
+  } : tensor<1x4x4x6xf32> to tensor<1x6x6x6xf32>
+  %e2 = tensor.empty() : tensor<1x6x6x6xf32>
+  %r = linalg.exp ins(%0 : tensor<1x6x6x6xf32>) outs(%e2 : tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
+  return %r : tensor<1x6x6x6xf32>
+}

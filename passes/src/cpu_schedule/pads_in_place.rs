@@ -51,6 +51,10 @@ pub static PADS_IN_PLACE: PassDefinition = PassDefinition {
     run,
 };
 
+/// How much wider than the pad's source, along an unpadded dimension, a value may be
+/// for the padded tensor to take its extent: less than one AVX-512 register of f32.
+const WIDENED_LANES: i64 = 16;
+
 /// The rewrite of one tensor.pad.
 pub static PAD_TO_FILL_AND_INSERT: Rule = Rule {
     root: "tensor.pad",
@@ -106,7 +110,11 @@ fn rewrite<'c>(
         }
         None => (source, padded.clone(), inner),
     };
-    let mut padded_value = b.empty(b.tensor(&built, element));
+    let mut padded_value = if built == padded {
+        b.empty(result.r#type())
+    } else {
+        b.empty(b.tensor(&built, element))
+    };
     padded_value = b.insert_slice(inserted, padded_value, &low, &unit);
     for (offsets, sizes) in border_slabs(&built, &inner, &low) {
         let slab = b.zeros(b.tensor(&sizes, element), fill);
@@ -135,7 +143,13 @@ fn widened_whole<'c, 'a>(
     }
     let whole = slice.operand(0).ok()?;
     let (wide, _) = tensor_info(whole)?;
+    // Along an unpadded dimension, a value wider by less than a vector register's
+    // lanes (a channel count widened to 16's multiple), not any leading slice: a pad of
+    // 3 channels of 64 would build and fill all 64.
     let unpadded = |d: usize| low[d] == 0 && padded[d] == inner[d];
+    if (0..wide.len()).any(|d| unpadded(d) && wide[d] - inner[d] >= WIDENED_LANES) {
+        return None;
+    }
     let built: Vec<i64> = (0..wide.len())
         .map(|d| if unpadded(d) { wide[d] } else { padded[d] })
         .collect();

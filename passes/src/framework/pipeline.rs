@@ -20,7 +20,7 @@ use std::sync::{
     Arc, Mutex,
 };
 
-/// Set once a pipeline runs without the pass manager's verifier: Glow's passes then
+/// Set while pipelines run without the pass manager's verifier: Glow's passes then
 /// verify the op they ran on themselves (`framework::registration`).
 static GLOW_PASSES_VERIFY: AtomicBool = AtomicBool::new(false);
 
@@ -74,9 +74,11 @@ pub fn run_pipeline_verifying(
     // SAFETY: the module's context outlives this call.
     let context = unsafe { context.to_ref() };
     let manager = PassManager::new(context);
+    // The current run's mode (a later verifying run must not keep Glow's passes
+    // verifying themselves as well).
+    GLOW_PASSES_VERIFY.store(!verify_each, Ordering::Relaxed);
     if !verify_each {
         manager.enable_verifier(false);
-        GLOW_PASSES_VERIFY.store(true, Ordering::Relaxed);
     }
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
         .map_err(|error| PipelineError::Parse(error.to_string()))?;
