@@ -16,10 +16,8 @@ use crate::{
 use melior::{
     dialect::DialectHandle,
     ir::{
-        attribute::IntegerAttribute,
-        operation::OperationLike,
-        r#type::{DimSize, MemRefType},
-        OperationRef, ShapedTypeLike, ValueLike,
+        attribute::IntegerAttribute, operation::OperationLike, r#type::DimSize, OperationRef,
+        ShapedTypeLike, ValueLike,
     },
     Context, RewriterBase,
 };
@@ -67,7 +65,7 @@ fn rewrite<'c>(
     let (Some(source), Some(read)) = (operand(op, 0), result(op, 0)) else {
         return false;
     };
-    let Ok(memref) = MemRefType::try_from(source.r#type()) else {
+    let Some(memref) = crate::framework::values::memref_type(source.r#type()) else {
         return false;
     };
     let rank = memref.rank();

@@ -8,7 +8,7 @@
 use melior::ir::{
     block::BlockArgument,
     operation::{OperationRef, OperationResult},
-    Value, ValueLike,
+    TypeLike, Value, ValueLike,
 };
 
 /// `value` as the result of an op, when an op defines it.
@@ -29,6 +29,18 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>> {
     if value.is_block_argument() {
         BlockArgument::try_from(value).ok()
+    } else {
+        None
+    }
+}
+
+/// `t` as a memref type, asked without a failing `MemRefType::try_from` (which prints
+/// the type into its error: an AsmState per call, on every non-memref operand of the
+/// instruction passes' walks).
+pub fn memref_type(t: melior::ir::Type<'_>) -> Option<melior::ir::r#type::MemRefType<'_>> {
+    // SAFETY: a type-kind query on a live type.
+    if unsafe { mlir_sys::mlirTypeIsAMemRef(t.to_raw()) } {
+        melior::ir::r#type::MemRefType::try_from(t).ok()
     } else {
         None
     }

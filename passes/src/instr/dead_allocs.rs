@@ -43,7 +43,7 @@ fn only_writes(op: OperationRef, buffer: Value) -> bool {
     }
     (0..op.operand_count()).all(|i| {
         let operand = op.operand(i).expect("in range");
-        if melior::ir::r#type::MemRefType::try_from(operand.r#type()).is_err() {
+        if crate::framework::values::memref_type(operand.r#type()).is_none() {
             return true;
         }
         let written = super::buffers::access(op, i).writes();

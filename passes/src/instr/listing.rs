@@ -14,7 +14,6 @@ use melior::{
     dialect::DialectHandle,
     ir::{
         operation::{OperationLike, WalkOrder, WalkResult},
-        r#type::MemRefType,
         BlockLike, OperationRef, RegionLike, Value, ValueLike,
     },
 };
@@ -92,7 +91,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
     text.push_str("weights:\n");
     for i in 0..block.argument_count() {
         let argument = block.argument(i).map_err(|_| ())?;
-        if MemRefType::try_from(argument.r#type()).is_err() {
+        if crate::framework::values::memref_type(argument.r#type()).is_none() {
             continue;
         }
         // After glow-plan-memory, the three byte buffers of Glow's bundle memory model.
@@ -206,7 +205,7 @@ fn buffer_operands(op: OperationRef, names: &Names) -> Vec<String> {
             let Ok(operand) = owner.operand(i) else {
                 continue;
             };
-            if MemRefType::try_from(operand.r#type()).is_err() {
+            if crate::framework::values::memref_type(operand.r#type()).is_none() {
                 continue;
             }
             let buffer = root(operand);

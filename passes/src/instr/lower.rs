@@ -16,7 +16,7 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        r#type::{DimSize, MemRefType, ShapedTypeLike},
+        r#type::{DimSize, ShapedTypeLike},
         BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     },
 };
@@ -157,7 +157,7 @@ fn lower_tensorview<'c>(context: &'c melior::Context, op: OperationRef<'c, '_>) 
             let offset = IntegerAttribute::try_from(offset.attribute("value").ok()?).ok()?;
             Some((view.operand(0).ok()?, offset.value()))
         });
-    let shape = MemRefType::try_from(source.r#type()).ok().and_then(|t| {
+    let shape = crate::framework::values::memref_type(source.r#type()).and_then(|t| {
         (0..t.rank())
             .map(|d| match t.dim_size(d) {
                 Ok(DimSize::Static(n)) => Some(n as i64),

@@ -221,8 +221,7 @@ fn collect_producers(
 /// The memrefs the body's buffers start from: the function's arguments and the
 /// results of top-level ops that are not views.
 fn buffer_roots<'c, 'a>(top: &TopLevel<'c, 'a>, terminator: usize) -> Vec<Value<'c, 'a>> {
-    let is_memref =
-        |value: &Value| melior::ir::r#type::MemRefType::try_from(value.r#type()).is_ok();
+    let is_memref = |value: &Value| crate::framework::values::memref_type(value.r#type()).is_some();
     let mut roots: Vec<Value> = Vec::new();
     if let Some(first) = top.ops.first() {
         let block = super::buffers::parent_block(*first);

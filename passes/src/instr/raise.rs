@@ -27,7 +27,7 @@ use melior::{
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        r#type::{MemRefType, ShapedTypeLike},
+        r#type::ShapedTypeLike,
         AttributeLike, BlockLike, Identifier, OperationRef, RegionLike, ValueLike,
     },
 };
@@ -208,10 +208,10 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
                 let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else {
                     continue;
                 };
-                let (Some(_), Some(_), Ok(source_type)) = (
+                let (Some(_), Some(_), Some(source_type)) = (
                     memref_bytes(source.r#type()),
                     memref_bytes(result.r#type()),
-                    MemRefType::try_from(source.r#type()),
+                    crate::framework::values::memref_type(source.r#type()),
                 ) else {
                     continue;
                 };

@@ -69,6 +69,13 @@ pub struct GraphBuilder<'c, 'r, 'b> {
 
 /// Static shape and element type of a tensor value.
 pub fn tensor_info<'c>(value: Value<'c, '_>) -> Option<(Vec<i64>, Type<'c>)> {
+    // Kind first: melior's failed `try_from` prints the type (an AsmState per call), and
+    // this is asked of scalars, vectors and memrefs too.
+    // SAFETY: a type-kind query on a live type.
+    if !unsafe { mlir_sys::mlirTypeIsARankedTensor(melior::ir::TypeLike::to_raw(&value.r#type())) }
+    {
+        return None;
+    }
     let r#type = RankedTensorType::try_from(value.r#type()).ok()?;
     let shape = (0..r#type.rank())
         .map(|d| match r#type.dim_size(d) {

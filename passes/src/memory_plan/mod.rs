@@ -110,7 +110,7 @@ pub fn element_size(element: Type) -> Option<(u64, bool)> {
 
 /// The byte size of a static memref type with the identity layout.
 pub fn memref_bytes(r#type: Type) -> Option<u64> {
-    let memref = MemRefType::try_from(r#type).ok()?;
+    let memref = crate::framework::values::memref_type(r#type)?;
     // SAFETY: layout queries on a live memref type.
     let identity = unsafe {
         mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(memref.to_raw()))
