@@ -15,7 +15,10 @@
 //! top-level loops ([`number_loops`], `glow.loop`), which keeps their hashes apart,
 //! and this pass, after the last CSE on tensors, drops the numbers.
 
-use crate::framework::{PassDefinition, PassOptions};
+use crate::framework::{
+    attributes::{remove_attribute, set_attribute},
+    PassDefinition, PassOptions,
+};
 use melior::{
     dialect::DialectHandle,
     ir::{
@@ -62,23 +65,17 @@ pub(crate) fn number_loops(function: OperationRef) {
     let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
         return;
     };
-    // SAFETY: the context of a live op; the attributes are created in it.
-    let context = unsafe { mlir_sys::mlirOperationGetContext(function.to_raw()) };
+    let context = function.context();
+    // SAFETY: the function's context outlives this call.
+    let context = unsafe { context.to_ref() };
+    let index = melior::ir::r#type::IntegerType::new(context, 64).into();
     let mut number = 0;
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         if op.result_count() > 0 && op.name().as_string_ref().as_str() == Ok("scf.forall") {
-            // SAFETY: setting a discardable attribute of a live op.
-            unsafe {
-                let value =
-                    mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(context, 64), number);
-                mlir_sys::mlirOperationSetAttributeByName(
-                    op.to_raw(),
-                    melior::StringRef::new(LOOP_NUMBER).to_raw(),
-                    value,
-                );
-            }
+            let value = melior::ir::attribute::IntegerAttribute::new(index, number);
+            set_attribute(op, LOOP_NUMBER, value.into());
             number += 1;
         }
     }
@@ -92,13 +89,7 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
         if name == Ok("tensor.empty") && op.result_count() == 1 {
             empties.push(op.to_raw());
         } else if name == Ok("scf.forall") {
-            // SAFETY: removing a discardable attribute of a live op.
-            unsafe {
-                mlir_sys::mlirOperationRemoveAttributeByName(
-                    op.to_raw(),
-                    melior::StringRef::new(LOOP_NUMBER).to_raw(),
-                )
-            };
+            remove_attribute(op, LOOP_NUMBER);
         }
         WalkResult::Advance
     });

@@ -544,16 +544,9 @@ fn pack(values: &[f32], channels: usize, tile: usize) -> Vec<u8> {
 /// Removes the tags the script matched (the per-tile ops keep them through tiling) and
 /// the packed copies' markers.
 fn remove_tags(func: OperationRef) {
-    let names = [TAG, PACKED_COPY, PACKED_SOURCE].map(|tag| mlir_sys::MlirStringRef {
-        data: tag.as_ptr().cast(),
-        length: tag.len(),
-    });
     func.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: removes discardable attributes of a live op; no op is erased.
-        unsafe {
-            for name in names {
-                mlir_sys::mlirOperationRemoveDiscardableAttributeByName(op.to_raw(), name);
-            }
+        for tag in [TAG, PACKED_COPY, PACKED_SOURCE] {
+            crate::framework::attributes::remove_attribute(op, tag);
         }
         WalkResult::Advance
     });

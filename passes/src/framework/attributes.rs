@@ -20,6 +20,16 @@ pub fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
     unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, value.to_raw()) }
 }
 
+/// Removes `op`'s discardable attribute `name`, if it has one.
+pub fn remove_attribute(op: OperationRef, name: &str) {
+    let name = mlir_sys::MlirStringRef {
+        data: name.as_ptr().cast(),
+        length: name.len(),
+    };
+    // SAFETY: a live op; no op is erased.
+    unsafe { mlir_sys::mlirOperationRemoveDiscardableAttributeByName(op.to_raw(), name) };
+}
+
 /// The elements of the op's `array<i64: ...>` attribute `name`, or `None` when the op
 /// has no such attribute or it has another kind.
 pub fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {

@@ -45,3 +45,15 @@ pub fn memref_type(t: melior::ir::Type<'_>) -> Option<melior::ir::r#type::MemRef
         None
     }
 }
+
+/// `t` as a ranked tensor type, asked the same way.
+pub fn ranked_tensor_type(
+    t: melior::ir::Type<'_>,
+) -> Option<melior::ir::r#type::RankedTensorType<'_>> {
+    // SAFETY: a type-kind query on a live type.
+    if unsafe { mlir_sys::mlirTypeIsARankedTensor(t.to_raw()) } {
+        melior::ir::r#type::RankedTensorType::try_from(t).ok()
+    } else {
+        None
+    }
+}

@@ -69,14 +69,8 @@ pub struct GraphBuilder<'c, 'r, 'b> {
 
 /// Static shape and element type of a tensor value.
 pub fn tensor_info<'c>(value: Value<'c, '_>) -> Option<(Vec<i64>, Type<'c>)> {
-    // Kind first: melior's failed `try_from` prints the type (an AsmState per call), and
-    // this is asked of scalars, vectors and memrefs too.
-    // SAFETY: a type-kind query on a live type.
-    if !unsafe { mlir_sys::mlirTypeIsARankedTensor(melior::ir::TypeLike::to_raw(&value.r#type())) }
-    {
-        return None;
-    }
-    let r#type = RankedTensorType::try_from(value.r#type()).ok()?;
+    // Asked of scalars, vectors and memrefs too: without a failing `try_from`.
+    let r#type = crate::framework::values::ranked_tensor_type(value.r#type())?;
     let shape = (0..r#type.rank())
         .map(|d| match r#type.dim_size(d) {
             Ok(DimSize::Static(n)) => Some(n as i64),

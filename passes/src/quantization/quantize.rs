@@ -435,11 +435,7 @@ fn mark_kept(context: &Context, function: OperationRef, kept: &dyn Fn(OperationR
 /// Removes the marks [`mark_kept`] set.
 fn clear_keep_marks(function: OperationRef) {
     function.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: removing a discardable attribute of a live op.
-        unsafe {
-            let name = melior::StringRef::new(KEEP_FLOAT);
-            mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name.to_raw());
-        }
+        crate::framework::attributes::remove_attribute(op, KEEP_FLOAT);
         WalkResult::Advance
     });
 }
