@@ -1,5 +1,5 @@
-"""Runs an ONNX model through glow-run (glow-import -> --glow-cpu-pipeline -> MLIR's
-ExecutionEngine) and through onnxruntime on the same seeded inputs, and compares every
+"""Runs an ONNX model through glow-run (import -> Glow's CPU pipeline -> LLVM, linked by
+ORC) and through onnxruntime on the same seeded inputs, and compares every
 output: max |glow - ort| and that divided by max |ort| (the issue's 1e-4 bound).
 
 Usage: compare_with_onnxruntime.py MODEL.onnx --input-shape NAME=AxBxC ... [--seed N]

@@ -1,6 +1,6 @@
 //! `glow-run MODEL [--input-shape name=AxBxC]... [--input name=x.npy]... [--output-dir DIR]`:
 //! JIT-compiles an ONNX model or a glow.graph `.mlir` module with Glow's CPU pipeline
-//! (MLIR's ExecutionEngine), runs it on `.npy` inputs (seeded random data for inputs
+//! (LLVM on every core, linked by ORC), runs it on `.npy` inputs (seeded random data for inputs
 //! not given), writes every output to `DIR/<name>.npy`, and prints a summary with
 //! shapes, checksums and compile / run times (`--repeat N`: median of N runs).
 //!

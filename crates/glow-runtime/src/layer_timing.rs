@@ -2,7 +2,6 @@
 //! add each layer's wall time to a per-layer total; [`report`] lists the layers that
 //! took longest, with their share of the timed total.
 
-use melior::ExecutionEngine;
 use std::{
     sync::Mutex,
     time::{Duration, Instant},
@@ -32,13 +31,13 @@ extern "C" fn end(id: i64) {
     }
 }
 
-/// Makes `engine` resolve the two timing functions (call before the first lookup).
-pub fn register(engine: &ExecutionEngine) {
-    // SAFETY: C-ABI functions `(i64) -> ()` that live for the process.
-    unsafe {
-        engine.register_symbol("glow_layer_begin", begin as *const () as *mut ());
-        engine.register_symbol("glow_layer_end", end as *const () as *mut ());
-    }
+/// The two timing functions by name, for the JIT to resolve them to: C-ABI functions
+/// `(i64) -> ()` that live for the process.
+pub fn symbols() -> Vec<(String, usize)> {
+    vec![
+        ("glow_layer_begin".into(), begin as *const () as usize),
+        ("glow_layer_end".into(), end as *const () as usize),
+    ]
 }
 
 /// Clears the totals (before the timed runs).

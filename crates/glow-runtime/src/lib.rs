@@ -16,14 +16,17 @@
 //! ```
 //!
 //! Modules: loading a model and its ports ([`model`]), host tensors with `.npy` I/O
-//! ([`tensor`]), the JIT ([`runner`]), bundles ([`bundle`]), calibration sets
+//! ([`tensor`]), the JIT ([`runner`]: LLVM code generation split over the cores,
+//! [`codegen`], linked by ORC, [`jit`]), bundles ([`bundle`]), calibration sets
 //! ([`calibration`]), the runtime recorder of quantization profiles ([`profiling`]),
 //! the per-layer quantization report ([`report`]), and the planned compilation both
 //! share ([`planned`]: one arena for the activations, weights held once).
 
 pub mod bundle;
 pub mod calibration;
+pub mod codegen;
 pub mod frozen;
+pub mod jit;
 pub mod layer_timing;
 pub mod memory_plot;
 pub mod model;

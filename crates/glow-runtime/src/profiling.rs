@@ -6,12 +6,9 @@
 //! are lowered.
 
 use glow_passes::quantization::profile_data::{Histogram, Profile};
-use melior::{
-    ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
-        Module,
-    },
-    ExecutionEngine,
+use melior::ir::{
+    operation::{OperationLike, WalkOrder, WalkResult},
+    Module,
 };
 use std::{collections::HashMap, sync::Mutex};
 
@@ -68,14 +65,12 @@ pub fn recorder_symbols(module: &Module) -> Vec<String> {
     symbols
 }
 
-/// Makes `engine` resolve the recorder under each of `symbols` (call before the first
-/// lookup).
-pub fn register(engine: &ExecutionEngine, symbols: &[String]) {
-    for symbol in symbols {
-        // SAFETY: every declaration lowers to `(ptr, i64, i64)`, the recorder's C
-        // signature; the function lives for the process.
-        unsafe { engine.register_symbol(symbol, record as *const () as *mut ()) };
-    }
+/// The recorder's address under each of `symbols`, for the JIT to resolve them to: every
+/// declaration lowers to `(ptr, i64, i64)`, the recorder's C signature, and the function
+/// lives for the process.
+pub fn symbols(symbols: &[String]) -> Vec<(String, usize)> {
+    let recorder = record as *const () as usize;
+    symbols.iter().map(|s| (s.clone(), recorder)).collect()
 }
 
 /// The profiled values of a module after glow-profile (or glow-quantize's report

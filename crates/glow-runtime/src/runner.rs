@@ -1,8 +1,11 @@
 //! Compiling a model for the JIT and calling it: the model is loaded ([`crate::model`]),
 //! optionally instrumented or quantized by a pipeline prefix, compiled with Glow's CPU
-//! pipeline and MLIR's ExecutionEngine, and called on host tensors.
+//! pipeline, its kernels compiled by LLVM on every core ([`crate::codegen`]) and linked
+//! by ORC ([`crate::jit`]), and called on host tensors.
 
 use crate::{
+    codegen::split_objects,
+    jit::Jit,
     model::{
         compiler_context, find_function, load, rename_function, signature_ports, LoadedModel,
         ModelSource, Port,
@@ -14,7 +17,8 @@ use crate::{
 };
 use anyhow::{bail, Result};
 use glow_passes::CpuPipeline;
-use melior::{ir::Module, Context, ExecutionEngine};
+use inkwell::OptimizationLevel;
+use melior::{ir::Module, Context};
 use std::time::{Duration, Instant};
 
 /// LLVM's OpenMP runtime, which multi-threaded code calls (Debian's libomp-22-dev).
@@ -61,7 +65,7 @@ struct Buffers {
 
 /// A model compiled for the JIT.
 pub struct Compiled {
-    _engine: ExecutionEngine,
+    _jit: Jit,
     /// The entry point: `void f(uint8_t *constant, uint8_t *mutable, uint8_t *activations)`.
     entry: extern "C" fn(*mut u8, *mut u8, *mut u8),
     /// Returns and clears the error status of the last call (glow-lower-checks).
@@ -132,23 +136,19 @@ pub fn compile(
         load_openmp()?;
     }
     let recorders = profiling::recorder_symbols(&module);
-    let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let exported = [ENTRY, glow_passes::lower_checks::TAKE_STATUS];
+    let objects = split_objects(&module, &exported, threads, OptimizationLevel::Default)?;
     drop(module);
-    profiling::register(&engine, &recorders);
-    crate::layer_timing::register(&engine);
-    // LLVM generates code when a symbol is first looked up: do it now, so the compile
-    // time includes code generation and the first run does not.
-    let entry = engine.lookup(ENTRY);
-    if entry.is_null() {
-        bail!("internal error: the compiled module has no entry point");
-    }
-    let status = engine.lookup(glow_passes::lower_checks::TAKE_STATUS);
-    if status.is_null() {
-        bail!("internal error: the compiled module has no error status (glow-lower-checks did not run)");
-    }
+    let mut host = profiling::symbols(&recorders);
+    host.extend(crate::layer_timing::symbols());
+    let jit = Jit::new(&objects, &host)?;
+    drop(objects);
+    let entry = jit.lookup(ENTRY)?;
+    let status = jit.lookup(glow_passes::lower_checks::TAKE_STATUS)?;
     // SAFETY: glow-lower-checks defines glow_take_status as `() -> i32` and the planned
     // entry point takes three byte pointers, both with the C calling convention; the
-    // engine keeps the code alive as long as `Compiled`.
+    // JIT keeps the code alive as long as `Compiled`.
     let (take_status, entry) = unsafe {
         (
             std::mem::transmute::<*mut (), extern "C" fn() -> i32>(status),
@@ -163,7 +163,7 @@ pub fn compile(
     stages.record("code generation");
     Ok(Compiled {
         memory_stages: stages,
-        _engine: engine,
+        _jit: jit,
         entry,
         take_status,
         errors,

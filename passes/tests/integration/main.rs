@@ -7,6 +7,7 @@ mod builders;
 mod calibration;
 mod framework;
 mod int8_packing;
+mod jit_split;
 mod lower_nodes;
 mod memory_plan;
 mod mlir_input_fuzz;
