@@ -4,11 +4,12 @@
 //! C API.
 //!
 //! For the JIT the module is split first ([`split_objects`]): the kernels
-//! (`glow-outline-kernels` makes every layer a `noinline` function) are spread over as
-//! many parts as there are cores, largest first onto the lightest part, and each part is
-//! optimized and compiled on its own thread in its own LLVM context. Kernels never
-//! inline into each other, so the split code is the code one module would give; the
-//! parts are linked by ORC like the objects of a program.
+//! (`glow-outline-kernels` makes every layer a `noinline` function) are spread over
+//! parts, four per core, largest first onto the lightest part, and threads take the
+//! parts from a queue, each optimizing and compiling its part in an LLVM context of its
+//! own. Kernels never inline into each other, so each kernel's code is what one module
+//! would give it; calls between parts and the few shared globals go through the
+//! linker's stubs and GOT entries. ORC links the parts like the objects of a program.
 
 use anyhow::{anyhow, bail, Result};
 pub use inkwell::OptimizationLevel;
@@ -20,25 +21,32 @@ use inkwell::{
     module::{Linkage, Module as LlvmModule},
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
-    values::{AsValueRef, FunctionValue},
+    values::{AsValueRef, FunctionValue, GlobalValue},
 };
 use melior::ir::Module;
 use std::{
     collections::HashMap,
+    ffi::CString,
     sync::{
         atomic::{AtomicUsize, Ordering},
         OnceLock,
     },
 };
 
-/// The code generator for `cpu` (default: this machine, with its features) at `level`.
-pub fn target_machine(cpu: Option<&str>, level: OptimizationLevel) -> Result<TargetMachine> {
-    // LLVM's target registration is not meant to race: once per process.
+/// Registers LLVM's code generator for this machine, once per process (LLVM's target
+/// registration is not meant to race).
+pub fn initialize_native() -> Result<()> {
     static INITIALIZED: OnceLock<Result<(), String>> = OnceLock::new();
     INITIALIZED
         .get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
         .as_ref()
         .map_err(|e| anyhow!("LLVM has no code generator for this machine: {e}"))?;
+    Ok(())
+}
+
+/// The code generator for `cpu` (default: this machine, with its features) at `level`.
+pub fn target_machine(cpu: Option<&str>, level: OptimizationLevel) -> Result<TargetMachine> {
+    initialize_native()?;
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple)
         .map_err(|e| anyhow!("no LLVM target for this machine: {e}"))?;
@@ -113,8 +121,10 @@ pub fn optimize(
 /// Object files of `module` (LLVM dialect) for this machine at `level`, compiled on up to
 /// `threads` threads. `exported` (the entry points) and the `noinline` functions are
 /// defined in one part each and visible to the others; the rest (small helpers,
-/// constants) is copied into every part that uses it. Mutable globals live in the
-/// first part.
+/// constants) is copied into every part that uses it, so a copy's address differs
+/// between parts (nothing Glow emits compares them). Mutable globals live in the first
+/// part. Static constructors, aliases and thread-local globals, which nothing in Glow's
+/// pipeline makes and ORC would not run or link without its runtime, are refused.
 pub fn split_objects(
     module: &Module,
     exported: &[&str],
@@ -124,6 +134,7 @@ pub fn split_objects(
     let machine = target_machine(None, level)?;
     let context = Context::create();
     let whole = translate(module, &context, &machine)?;
+    refuse_unsupported_globals(&whole)?;
     let noinline = Attribute::get_named_enum_kind_id("noinline");
     let mut placed: Vec<(String, usize)> = whole
         .get_functions()
@@ -163,20 +174,40 @@ pub fn split_objects(
             if part >= parts {
                 return Ok(done);
             }
-            done.push((part, compile_part(&bitcode, &owner, part, level)?));
+            match compile_part(&bitcode, &owner, part, level) {
+                Ok(object) => done.push((part, object)),
+                Err(error) => {
+                    // The others stop after their current part.
+                    next.store(parts, Ordering::Relaxed);
+                    return Err(error);
+                }
+            }
         }
     };
-    let mut objects = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut objects = work()?;
+    let results = std::thread::scope(|scope| {
+        // LLVM recurses deeply on large functions: the main thread's stack size.
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, work)
+            })
+            .collect();
+        let mut results = vec![work()];
         for helper in helpers {
-            let done = helper
-                .join()
-                .map_err(|_| anyhow!("internal error: a code generation thread panicked"))??;
-            objects.extend(done);
+            results.push(match helper {
+                Ok(handle) => handle.join().unwrap_or_else(|_| {
+                    Err(anyhow!("internal error: a code generation thread panicked"))
+                }),
+                Err(error) => Err(anyhow!("starting a code generation thread: {error}")),
+            });
         }
-        Ok::<_, anyhow::Error>(objects)
-    })?;
+        results
+    });
+    let mut objects = Vec::with_capacity(parts);
+    for result in results {
+        objects.extend(result?);
+    }
     objects.sort_by_key(|(part, _)| *part);
     Ok(objects.into_iter().map(|(_, object)| object).collect())
 }
@@ -206,34 +237,36 @@ fn compile_part(
             None => function.set_linkage(Linkage::Internal),
         }
     }
-    for global in module.get_globals() {
+    for global in module.get_globals().collect::<Vec<_>>() {
         if global.is_declaration() {
             continue;
         }
-        match global.get_linkage() {
-            Linkage::Appending => {
-                bail!("internal error: the module has a global array LLVM appends to ({:?}), which a split cannot keep", global.get_name())
-            }
-            _ if global.is_constant() => global.set_linkage(Linkage::Internal),
-            _ if part == 0 => global.set_linkage(Linkage::External),
-            _ => {
-                // SAFETY: a null initializer makes the global a declaration (LLVM's C API
-                // accepts it); the first part defines it.
-                unsafe {
-                    llvm_sys::core::LLVMSetInitializer(global.as_value_ref(), std::ptr::null_mut())
-                };
-                global.set_linkage(Linkage::External);
-            }
+        if global.is_constant() {
+            global.set_linkage(Linkage::Internal);
+        } else if part == 0 {
+            global.set_linkage(Linkage::External);
+        } else {
+            declare_global_only(&module, global);
         }
     }
     optimize(&module, &machine, level)?;
     emit(&module, &machine)
 }
 
-/// Replaces `function`'s definition with a declaration of the same name and type.
+/// Replaces `function`'s definition with a declaration of the same name, type, calling
+/// convention and attributes. A fresh declaration is not `dso_local`: calls from this
+/// part go through the linker's stubs, whatever the distance to the part defining it.
 fn declare_only<'c>(module: &LlvmModule<'c>, function: FunctionValue<'c>) {
     let name = function.get_name().to_string_lossy().into_owned();
     let declaration = module.add_function(&format!("{name}.declared"), function.get_type(), None);
+    declaration.set_call_conventions(function.get_call_conventions());
+    let mut places = vec![AttributeLoc::Function, AttributeLoc::Return];
+    places.extend((0..function.count_params()).map(AttributeLoc::Param));
+    for place in places {
+        for attribute in function.attributes(place) {
+            declaration.add_attribute(place, attribute);
+        }
+    }
     // SAFETY: both values are functions of the same type in `module`; after the uses
     // move to the declaration, the definition has none left and is erased.
     unsafe {
@@ -242,6 +275,51 @@ fn declare_only<'c>(module: &LlvmModule<'c>, function: FunctionValue<'c>) {
     }
     declaration.as_global_value().set_name(&name);
     declaration.set_linkage(Linkage::External);
+}
+
+/// Replaces the mutable `global`, which the first part defines, with a declaration of
+/// the same name, type and alignment (fresh, so not `dso_local`: reached through a GOT
+/// entry, whatever the distance).
+fn declare_global_only<'c>(module: &LlvmModule<'c>, global: GlobalValue<'c>) {
+    let name = global.get_name().to_string_lossy().into_owned();
+    let raw = global.as_value_ref();
+    // SAFETY: `raw` is a global variable of `module`; the new global has its value type,
+    // takes over its uses, and the old one, left without uses, is deleted.
+    unsafe {
+        let value_type = llvm_sys::core::LLVMGlobalGetValueType(raw);
+        let temporary = CString::new(format!("{name}.declared")).unwrap_or_default();
+        let module_ref = module.as_mut_ptr();
+        let declaration = llvm_sys::core::LLVMAddGlobal(module_ref, value_type, temporary.as_ptr());
+        llvm_sys::core::LLVMSetAlignment(declaration, llvm_sys::core::LLVMGetAlignment(raw));
+        llvm_sys::core::LLVMReplaceAllUsesWith(raw, declaration);
+        llvm_sys::core::LLVMDeleteGlobal(raw);
+        llvm_sys::core::LLVMSetValueName2(declaration, name.as_ptr().cast(), name.len());
+    }
+}
+
+/// Refuses what a split cannot keep: static constructors and other arrays LLVM appends
+/// to, aliases, ifuncs and thread-local globals.
+fn refuse_unsupported_globals(module: &LlvmModule) -> Result<()> {
+    for global in module.get_globals() {
+        let name = global.get_name().to_string_lossy();
+        if global.get_linkage() == Linkage::Appending {
+            bail!("internal error: the compiled module has an appending global ({name}), which the JIT does not run");
+        }
+        if global.is_thread_local() {
+            bail!("internal error: the compiled module has a thread-local global ({name}), which the JIT cannot link");
+        }
+    }
+    // SAFETY: `module` is a live module; only its first alias / ifunc is read.
+    let (alias, ifunc) = unsafe {
+        (
+            llvm_sys::core::LLVMGetFirstGlobalAlias(module.as_mut_ptr()),
+            llvm_sys::core::LLVMGetFirstGlobalIFunc(module.as_mut_ptr()),
+        )
+    };
+    if !alias.is_null() || !ifunc.is_null() {
+        bail!("internal error: the compiled module has a global alias or ifunc, which the JIT's split does not keep");
+    }
+    Ok(())
 }
 
 /// How many instructions `function` has (the split's measure of its compile time).

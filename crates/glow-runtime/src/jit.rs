@@ -1,8 +1,9 @@
 //! The JIT's linker and loader: LLVM's ORC LLJIT (its C API, through inkwell's
 //! llvm-sys) links the object files [`crate::codegen::split_objects`] compiled into
 //! executable memory of this process. Symbols the objects do not define resolve to the
-//! process (libm, libc, the OpenMP runtime when loaded) or to the host functions given
-//! by name (profiling recorders, layer timers). The code lives as long as the [`Jit`].
+//! host functions given by name (profiling recorders, layer timers) or, through the
+//! process-symbols library LLJIT links by default, to the process (libm, libc, the
+//! OpenMP runtime when loaded). The code lives as long as the [`Jit`].
 
 use anyhow::{anyhow, bail, Result};
 use inkwell::llvm_sys::{
@@ -11,15 +12,12 @@ use inkwell::llvm_sys::{
     orc2::{
         lljit::{
             LLVMOrcCreateLLJIT, LLVMOrcDisposeLLJIT, LLVMOrcLLJITAddObjectFile,
-            LLVMOrcLLJITGetExecutionSession, LLVMOrcLLJITGetGlobalPrefix,
-            LLVMOrcLLJITGetMainJITDylib, LLVMOrcLLJITLookup, LLVMOrcLLJITMangleAndIntern,
-            LLVMOrcLLJITRef,
+            LLVMOrcLLJITGetExecutionSession, LLVMOrcLLJITGetMainJITDylib, LLVMOrcLLJITLookup,
+            LLVMOrcLLJITMangleAndIntern, LLVMOrcLLJITRef,
         },
         LLVMJITEvaluatedSymbol, LLVMJITSymbolFlags, LLVMJITSymbolGenericFlags,
-        LLVMOrcAbsoluteSymbols, LLVMOrcCSymbolMapPair,
-        LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess,
-        LLVMOrcExecutionSessionSetErrorReporter, LLVMOrcJITDylibAddGenerator,
-        LLVMOrcJITDylibDefine,
+        LLVMOrcAbsoluteSymbols, LLVMOrcCSymbolMapPair, LLVMOrcDisposeMaterializationUnit,
+        LLVMOrcExecutionSessionSetErrorReporter, LLVMOrcJITDylibDefine,
     },
 };
 use std::{
@@ -35,8 +33,8 @@ pub struct Jit {
     reported: Box<Mutex<Vec<String>>>,
 }
 
-// SAFETY: the LLJIT is only read (looked up) after `new`; the code it owns is plain
-// machine code callable from any thread.
+// SAFETY: after `new` the LLJIT is only looked up, which ORC serializes with its own
+// locks; the code it owns is plain machine code callable from any thread.
 unsafe impl Send for Jit {}
 // SAFETY: as above.
 unsafe impl Sync for Jit {}
@@ -80,6 +78,7 @@ impl Jit {
     /// Links `objects`, resolving `host` (name, address) pairs and then the process's
     /// own symbols for what they leave undefined.
     pub fn new(objects: &[Vec<u8>], host: &[(String, usize)]) -> Result<Self> {
+        crate::codegen::initialize_native()?;
         let mut raw = std::ptr::null_mut();
         // SAFETY: a null builder asks for LLJIT's defaults (this machine); on success
         // `raw` is a live LLJIT owned by the returned value.
@@ -91,9 +90,9 @@ impl Jit {
             raw,
             reported: Box::new(Mutex::new(Vec::new())),
         };
-        // SAFETY: `jit.raw` is live; the dylib belongs to it; the generator, the
-        // materialization unit and the memory buffers are handed over to it; the
-        // reporter's context lives as long as the LLJIT.
+        // SAFETY: `jit.raw` is live; the dylib belongs to it; the materialization unit
+        // (once defined) and the memory buffers are handed over to it; the reporter's
+        // context lives as long as the LLJIT.
         unsafe {
             LLVMOrcExecutionSessionSetErrorReporter(
                 LLVMOrcLLJITGetExecutionSession(jit.raw),
@@ -101,23 +100,16 @@ impl Jit {
                 &*jit.reported as *const Mutex<Vec<String>> as *mut std::ffi::c_void,
             );
             let library = LLVMOrcLLJITGetMainJITDylib(jit.raw);
-            let mut generator = std::ptr::null_mut();
-            check(
-                LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-                    &mut generator,
-                    LLVMOrcLLJITGetGlobalPrefix(jit.raw),
-                    None,
-                    std::ptr::null_mut(),
-                ),
-                "resolving symbols in this process",
-            )?;
-            LLVMOrcJITDylibAddGenerator(library, generator);
             if !host.is_empty() {
-                let mut pairs = Vec::with_capacity(host.len());
-                for (name, address) in host {
-                    let name = CString::new(name.as_str())
-                        .map_err(|_| anyhow!("internal error: a NUL in symbol {name:?}"))?;
-                    pairs.push(LLVMOrcCSymbolMapPair {
+                let names = host
+                    .iter()
+                    .map(|(name, _)| CString::new(name.as_str()))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| anyhow!("internal error: a NUL in a host symbol's name"))?;
+                let mut pairs: Vec<_> = names
+                    .iter()
+                    .zip(host)
+                    .map(|(name, (_, address))| LLVMOrcCSymbolMapPair {
                         Name: LLVMOrcLLJITMangleAndIntern(jit.raw, name.as_ptr()),
                         Sym: LLVMJITEvaluatedSymbol {
                             Address: *address as u64,
@@ -129,13 +121,15 @@ impl Jit {
                                 TargetFlags: 0,
                             },
                         },
-                    });
-                }
+                    })
+                    .collect();
                 let unit = LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
-                check(
-                    LLVMOrcJITDylibDefine(library, unit),
-                    "defining host functions",
-                )?;
+                let error = LLVMOrcJITDylibDefine(library, unit);
+                if !error.is_null() {
+                    // A unit that was not defined stays the caller's.
+                    LLVMOrcDisposeMaterializationUnit(unit);
+                }
+                check(error, "defining host functions")?;
             }
             for object in objects {
                 let buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(

@@ -1,7 +1,7 @@
 //! The JIT's split code generation (glow_runtime::codegen::split_objects) and its ORC
 //! linking (glow_runtime::jit): kernels compiled in separate parts share one mutable
-//! global and copies of a constant table and a helper; a symbol nothing defines is a
-//! clean error.
+//! global and copies of a constant table and a helper; a symbol nothing defines and a
+//! thread-local global (which ORC cannot link without its runtime) are clean errors.
 
 use glow_runtime::{
     codegen::{split_objects, OptimizationLevel},
@@ -111,4 +111,29 @@ llvm.func @take() -> i32 attributes {passthrough = ["noinline"]} {
         error.to_string().contains("glow_test_nowhere_defined"),
         "{error}"
     );
+}
+
+#[test]
+fn a_thread_local_global_is_refused() {
+    let text = r#"
+llvm.mlir.global internal thread_local @per_thread(0 : i32) : i32
+llvm.func @entry() -> i32 {
+  %p = llvm.mlir.addressof @per_thread : !llvm.ptr
+  %r = llvm.load %p : !llvm.ptr -> i32
+  llvm.return %r : i32
+}
+llvm.func @take() -> i32 attributes {passthrough = ["noinline"]} {
+  %r = llvm.mlir.constant(0 : i32) : i32
+  llvm.return %r : i32
+}
+"#;
+    for threads in [1, 2] {
+        let error = link(text, threads)
+            .err()
+            .expect("ORC cannot link thread-locals");
+        assert!(
+            error.contains("thread-local global (per_thread)"),
+            "{error}"
+        );
+    }
 }
