@@ -25,6 +25,9 @@
 // FUNCTION: glow-run: error: no function @other in the module
 // RUN: not glow-run %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MODEL
 // MODEL: glow-run: error: cannot read '{{.*}}missing.mlir'
+// RUN: %python %S/../glow-graph-optimize/Inputs/empty_batch.py %t/batch.onnx
+// RUN: not glow-run %t/batch.onnx --input-shape x=-1x3x16x16 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: glow-run: error: --input-shape 'x=-1x3x16x16': '-1' is not a dimension
 // Weights without data (a module printed with --mlir-elide-resource-strings-if-larger):
 // RUN: not glow-run %S/Inputs/elided-weights.mlir 2>&1 | FileCheck %s --check-prefix=ELIDED
 // ELIDED: glow-run: error: cannot read the data of a constant of type memref<384x1536xf32> (a dense_resource without its blob

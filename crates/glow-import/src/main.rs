@@ -86,23 +86,6 @@ struct Arguments {
     max_tensor_bytes: u64,
 }
 
-fn parse_shape(text: &str) -> Result<(String, Vec<i64>)> {
-    let (name, dims) = text.rsplit_once('=').with_context(|| {
-        format!("--input-shape '{text}' is not NAME=DIMS (e.g. input=1x3x224x224)")
-    })?;
-    let dims = if dims.is_empty() {
-        Vec::new()
-    } else {
-        dims.split(['x', ','])
-            .map(|d| match d.trim().parse::<i64>() {
-                Ok(v) if v >= 0 => Ok(v),
-                _ => bail!("--input-shape '{text}': '{d}' is not a dimension"),
-            })
-            .collect::<Result<_>>()?
-    };
-    Ok((name.to_string(), dims))
-}
-
 fn run(arguments: Arguments) -> Result<()> {
     if arguments.list_supported {
         let mut out = std::io::stdout().lock();
@@ -156,7 +139,7 @@ fn run(arguments: Arguments) -> Result<()> {
 
     let mut input_shapes = HashMap::new();
     for text in &arguments.input_shapes {
-        let (name, dims) = parse_shape(text)?;
+        let (name, dims) = glow_onnx::parse_input_shape(text).map_err(anyhow::Error::msg)?;
         input_shapes.insert(name, dims);
     }
     let mut frozen_inputs = HashMap::new();

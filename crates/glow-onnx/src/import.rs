@@ -23,6 +23,25 @@ use melior::{
 };
 use std::{cell::RefCell, collections::HashMap, path::Path, rc::Rc};
 
+/// An `--input-shape` argument, `NAME=AxBxC` (`x` or `,` between dimensions; nothing
+/// after `=` for a scalar), as the input's name and dimensions; the error says why not.
+pub fn parse_input_shape(text: &str) -> std::result::Result<(String, Vec<i64>), String> {
+    let (name, dims) = text.rsplit_once('=').ok_or_else(|| {
+        format!("--input-shape '{text}' is not NAME=DIMS (e.g. input=1x3x224x224)")
+    })?;
+    if dims.is_empty() {
+        return Ok((name.to_string(), Vec::new()));
+    }
+    let dims = dims
+        .split(['x', ','])
+        .map(|d| match d.trim().parse::<i64>() {
+            Ok(v) if v >= 0 => Ok(v),
+            _ => Err(format!("--input-shape '{text}': '{d}' is not a dimension")),
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    Ok((name.to_string(), dims))
+}
+
 /// What the importer is told besides the model.
 #[derive(Clone, Debug)]
 pub struct ImportOptions {

@@ -24,8 +24,8 @@ mod tensor;
 pub use element::Element;
 pub use error::ImportError;
 pub use import::{
-    import_model, import_model_with_progress, tensor_bytes, ImportOptions, Progress,
-    DEFAULT_MAX_TENSOR_BYTES,
+    import_model, import_model_with_progress, parse_input_shape, tensor_bytes, ImportOptions,
+    Progress, DEFAULT_MAX_TENSOR_BYTES,
 };
 pub use load::{load_model, LoadedModel, ModelMapping, SUPPORTED_OPSETS};
 pub use ops::{is_supported, supported_ops, unsupported_nodes};

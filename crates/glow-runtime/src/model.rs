@@ -68,18 +68,8 @@ pub fn load<'c>(context: &'c Context, source: &ModelSource) -> Result<LoadedMode
     let module = if is_onnx {
         let mut shapes = HashMap::new();
         for text in source.input_shapes {
-            let (name, dims) = text
-                .rsplit_once('=')
-                .with_context(|| format!("--input-shape '{text}' is not NAME=DIMS"))?;
-            let dims = dims
-                .split('x')
-                .map(|d| {
-                    d.parse::<i64>().with_context(|| {
-                        format!("--input-shape '{text}': '{d}' is not a dimension")
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            shapes.insert(name.to_string(), dims);
+            let (name, dims) = glow_onnx::parse_input_shape(text).map_err(anyhow::Error::msg)?;
+            shapes.insert(name, dims);
         }
         // Inputs given as .npy pin their shapes too.
         for text in source.inputs {

@@ -17,10 +17,14 @@
 //!   ([`sink_pad_reduce`]); splats, scalar broadcasts and per-channel constants do not
 //!   stop a transpose from sinking below a binary op ([`layout_free_operands`])
 //!
+//! - an op whose results hold no element -> empty constants, before the rules
+//!   ([`empty_results`])
+//!
 //! The importer already drops Identity/Dropout and folds constant subgraphs and
 //! shape chains; run `cse` after this pass to merge duplicates.
 
 pub mod compose_transposes;
+pub mod empty_results;
 pub mod fold_batch_norm;
 pub mod layout_free_operands;
 pub mod padding_regions;
@@ -106,6 +110,7 @@ fn run(op: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
         .filter(|(name, _)| !disabled.iter().any(|d| d == name))
         .flat_map(|(_, rules)| rules.iter().copied())
         .collect();
+    empty_results::replace_empty_results(op);
     apply_rules(op, &rules).map_err(|_| {
         emit_error(
             op.location(),
