@@ -11,6 +11,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Operation.h"
@@ -22,6 +23,45 @@ static DialectResourceBlobManager &blobManager(MLIRContext *context) {
   return DenseResourceElementsHandle::getManagerInterface(context).getBlobManager();
 }
 
+/// Whether `attribute` is, or holds, a dense_resource named `key`. Arrays and
+/// dictionaries are searched here; attributes that cannot hold another attribute are
+/// skipped; anything else goes to the generic attribute walker (slow: it keeps a
+/// visited set per walk, which made this check quadratic on models with many weights).
+static bool refersTo(Attribute attribute, StringRef key) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attribute))
+    return resource.getRawHandle().getKey() == key;
+  if (auto array = dyn_cast<ArrayAttr>(attribute))
+    return llvm::any_of(array, [&](Attribute element) { return refersTo(element, key); });
+  if (auto dictionary = dyn_cast<DictionaryAttr>(attribute))
+    return llvm::any_of(dictionary,
+                        [&](NamedAttribute named) { return refersTo(named.getValue(), key); });
+  if (isa<StringAttr, IntegerAttr, FloatAttr, BoolAttr, UnitAttr, TypeAttr, DenseElementsAttr,
+          DenseArrayAttr, SymbolRefAttr, AffineMapAttr, IntegerSetAttr>(attribute))
+    return false;
+  return attribute
+      .walk([&](DenseResourceElementsAttr other) {
+        return other.getRawHandle().getKey() == key ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether an attribute of `op` refers to the dense_resource `key`. A registered op's
+/// inherent attributes are read one by one: `getAttrs()` would build (and unique) a
+/// dictionary of an op's properties on every call.
+static bool holdsReference(Operation *op, StringRef key) {
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  if (!info)
+    return llvm::any_of(op->getAttrs(),
+                        [&](NamedAttribute named) { return refersTo(named.getValue(), key); });
+  for (StringAttr name : info->getAttributeNames())
+    if (std::optional<Attribute> attribute = op->getInherentAttr(name))
+      if (*attribute && refersTo(*attribute, key))
+        return true;
+  return llvm::any_of(op->getDiscardableAttrs(),
+                      [&](NamedAttribute named) { return refersTo(named.getValue(), key); });
+}
+
 int64_t glowReleaseResourceIfUnreferenced(MlirOperation rawRoot, MlirAttribute rawAttribute) {
   Operation *root = unwrap(rawRoot);
   auto resource = dyn_cast<DenseResourceElementsAttr>(unwrap(rawAttribute));
@@ -29,15 +69,7 @@ int64_t glowReleaseResourceIfUnreferenced(MlirOperation rawRoot, MlirAttribute r
     return 0;
   std::string key = resource.getRawHandle().getKey().str();
   WalkResult found = root->walk([&](Operation *op) {
-    for (NamedAttribute named : op->getAttrs()) {
-      WalkResult inner = named.getValue().walk([&](DenseResourceElementsAttr other) {
-        return other.getRawHandle().getKey() == key ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-      });
-      if (inner.wasInterrupted())
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
+    return holdsReference(op, key) ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (found.wasInterrupted())
     return 0;
