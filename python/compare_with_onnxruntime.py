@@ -54,11 +54,17 @@ def main():
     declared = {i.name: i.type for i in session.get_inputs()}
     shapes = {}
     for text in arguments.input_shape:
-        name, _, dims = text.rpartition("=")
+        name, equals, dims = text.rpartition("=")
+        if not equals:
+            raise SystemExit(f"--input-shape '{text}' is not NAME=DIMS (e.g. input=1x3x224x224)")
         if name not in declared:
             raise SystemExit(f"--input-shape {text}: the model has no input '{name}' "
                              f"(inputs: {', '.join(declared)})")
-        shapes[name] = [int(d) for d in dims.replace(",", "x").split("x") if d]
+        dims = dims.strip()
+        parts = dims.replace(",", "x").split("x") if dims else []
+        if not all(d.strip().isdigit() for d in parts):
+            raise SystemExit(f"--input-shape '{text}': the dimensions are not non-negative integers")
+        shapes[name] = [int(d) for d in parts]
     for port in session.get_inputs():
         if port.name not in shapes:
             if not all(isinstance(d, int) for d in port.shape):
@@ -75,7 +81,7 @@ def main():
             feeds[name] = rng.integers(arguments.int_low, arguments.int_high, shape).astype(dtype)
         elif declared[name] == "tensor(bool)":
             # Masks: mostly true (three in four), as attention masks are.
-            feeds[name] = rng.random(shape) < 0.75
+            feeds[name] = np.asarray(rng.random(shape) < 0.75)
         else:
             raise SystemExit(f"input {name}: {declared[name]} is not supported here")
     expected = session.run(None, feeds)

@@ -29,6 +29,7 @@ pub fn parse_input_shape(text: &str) -> std::result::Result<(String, Vec<i64>), 
     let (name, dims) = text.rsplit_once('=').ok_or_else(|| {
         format!("--input-shape '{text}' is not NAME=DIMS (e.g. input=1x3x224x224)")
     })?;
+    let (name, dims) = (name.trim(), dims.trim());
     if dims.is_empty() {
         return Ok((name.to_string(), Vec::new()));
     }

@@ -35,7 +35,7 @@ static bool refersTo(Attribute attribute, StringRef key) {
   if (auto dictionary = dyn_cast<DictionaryAttr>(attribute))
     return llvm::any_of(dictionary,
                         [&](NamedAttribute named) { return refersTo(named.getValue(), key); });
-  if (isa<StringAttr, IntegerAttr, FloatAttr, BoolAttr, UnitAttr, TypeAttr, DenseElementsAttr,
+  if (isa<StringAttr, IntegerAttr, FloatAttr, BoolAttr, UnitAttr, DenseElementsAttr,
           DenseArrayAttr, SymbolRefAttr, AffineMapAttr, IntegerSetAttr>(attribute))
     return false;
   return attribute

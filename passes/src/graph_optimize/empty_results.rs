@@ -65,14 +65,18 @@ pub fn replace_empty_results(function: OperationRef<'_, '_>) -> usize {
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
             }
         }
-        // SAFETY: every result's uses moved to the constants; the op is erased once.
-        unsafe { mlir_sys::mlirOperationDestroy(raw) };
+        // SAFETY: every result's uses moved to the constants; the op is detached and
+        // destroyed once.
+        unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(raw);
+            mlir_sys::mlirOperationDestroy(raw);
+        }
     }
     empty.len()
 }
 
 /// Whether `t` is a statically shaped tensor with a zero-sized dimension and an integer,
-/// index or float element type.
+/// index or float element type (complex and quantized elements are kept).
 fn is_empty_tensor(t: Type) -> bool {
     let Some(tensor) = crate::framework::values::ranked_tensor_type(t) else {
         return false;
@@ -85,5 +89,8 @@ fn is_empty_tensor(t: Type) -> bool {
             || mlir_sys::mlirTypeIsAIndex(raw)
             || mlir_sys::mlirTypeIsAFloat(raw)
     };
-    dense && (0..tensor.rank()).any(|d| matches!(tensor.dim_size(d), Ok(DimSize::Static(0))))
+    let dims: Vec<_> = (0..tensor.rank()).map(|d| tensor.dim_size(d)).collect();
+    dense
+        && dims.iter().all(|d| matches!(d, Ok(DimSize::Static(_))))
+        && dims.iter().any(|d| matches!(d, Ok(DimSize::Static(0))))
 }
