@@ -2,7 +2,8 @@
 // those reading a value invariant along the innermost loop (softmax's x - max) and
 // those reducing along it (the max itself) — and elementwise ones calling erf / exp /
 // tanh / log (a GELU: its polynomial then runs on vectors) become row loops of vector
-// code; other plain elementwise generics, gathers, rows of an odd length and generics
+// code, and so do selects on booleans (a masked fill); other plain elementwise
+// generics, gathers, rows of an odd length and generics
 // on dynamic shapes are left as they are.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
@@ -98,4 +99,25 @@ func.func @gelu_rows(%x: tensor<3x1536xf32>, %bias: tensor<1536xf32>) -> tensor<
     linalg.yield %r : f32
   } -> tensor<3x1536xf32>
   return %g : tensor<3x1536xf32>
+}
+
+// A masked fill (attention scores where the mask is set become -inf): a select on
+// booleans, which LLVM's loop vectorizer leaves scalar, becomes rows of vector code
+// reading each row of the mask once.
+// CHECK-LABEL: func.func @masked_fill
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<1x64xi1>, vector<1x1x1x64xi1>
+// CHECK: scf.for
+// CHECK: arith.select {{.*}} : vector<1x1x1x64xi1>, vector<1x1x1x64xf32>
+// CHECK-NOT: linalg.generic
+func.func @masked_fill(%scores: tensor<4x4x64x64xf32>, %mask: tensor<4x64xi1>) -> tensor<4x4x64x64xf32> {
+  %empty = tensor.empty() : tensor<4x4x64x64xf32>
+  %filled = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%mask, %scores : tensor<4x64xi1>, tensor<4x4x64x64xf32>) outs(%empty : tensor<4x4x64x64xf32>) {
+  ^bb0(%m: i1, %s: f32, %out: f32):
+    %minus_inf = arith.constant 0xFF800000 : f32
+    %r = arith.select %m, %minus_inf, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4x64x64xf32>
+  return %filled : tensor<4x4x64x64xf32>
 }

@@ -93,3 +93,32 @@ func.func @computed_index(%table: tensor<100xf32>, %ids: tensor<2x3x32xi32>) -> 
   } -> tensor<2x3x32xf32>
   return %y : tensor<2x3x32xf32>
 }
+
+// An embedding lookup as glow-graph-to-linalg writes it: the index is read at the
+// outer loop indices and clamped, once per row; each row of 96 is one contiguous,
+// in-bounds read of the table (no gather), and nothing is left scalar.
+// CHECK-LABEL: func.func @embedding_rows
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: vector.gather
+// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true, true, true]{{.*}}} : tensor<200x96xf32>, vector<1x1x96xf32>
+// CHECK-NOT: linalg.generic
+func.func @embedding_rows(%table: tensor<200x96xf32>, %ids: tensor<4x64xi64>) -> tensor<4x64x96xf32> {
+  %empty = tensor.empty() : tensor<4x64x96xf32>
+  %y = linalg.generic {indexing_maps = [#all], iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%empty : tensor<4x64x96xf32>) {
+  ^bb0(%out: f32):
+    %zero = arith.constant 0 : index
+    %last = arith.constant 199 : index
+    %b = linalg.index 0 : index
+    %t = linalg.index 1 : index
+    %id = tensor.extract %ids[%b, %t] : tensor<4x64xi64>
+    %i = arith.index_cast %id : i64 to index
+    %low = arith.maxsi %i, %zero : index
+    %clamped = arith.minsi %low, %last : index
+    %c = linalg.index 2 : index
+    %v = tensor.extract %table[%clamped, %c] : tensor<200x96xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x64x96xf32>
+  return %y : tensor<4x64x96xf32>
+}

@@ -1,20 +1,21 @@
 //! `glow-cpu-vectorize-elementwise` (on tensors, after elementwise fusion): the
-//! `linalg.generic` ops left at the top level of a function — fused elementwise
-//! chains, softmax and normalization steps, reductions over the innermost axis, and
-//! elementwise ops calling erf / exp / tanh / log (GELU) — become
-//! vector code in MLIR instead of scalar loops for LLVM's loop vectorizer, which gives
-//! up on loops whose buffers it cannot prove apart (all activations are views of one
-//! planned arena). Each op is tiled to rows (every loop but the innermost, and the
-//! reductions, to 1) and each row vectorized whole (`transform.structured.vectorize`);
-//! a row longer than [`MAX_ROW`] elements is cut into [`LONG_ROW_TILE`]-element
-//! pieces (for table lookups, which LLVM leaves scalar, the longest multiple of 16,
-//! else 8, elements that divides it when 128 does not: 224 of EfficientNet's 672
-//! channels) when it is parallel or reduces only along that axis. Reductions over outer axes into a parallel innermost
-//! one (global pools in NHWC) step through the reduced axes one at a time with the
-//! innermost axis as a vector accumulator, carried in registers. With `threads` above
-//! 1, every generic of at least [`MIN_SHARED_ITERATIONS`] iterations (vectorized rows
-//! or not) first gets an outer scf.forall over its first outer parallel loop that the
-//! threads divide evenly, so no elementwise step runs on one core while others wait.
+//! `linalg.generic` ops left at the top level of a function — fused elementwise chains,
+//! softmax and normalization steps, reductions over the innermost axis, and elementwise
+//! ops calling erf / exp / tanh / log (GELU) — become vector code in MLIR instead of
+//! scalar loops for LLVM's loop vectorizer, which gives up on loops whose buffers it
+//! cannot prove apart (all activations are views of one planned arena), or leaves
+//! scalar (selects on booleans: a masked fill). Each op is tiled to rows (every loop
+//! but the innermost, and the reductions, to 1) and each row vectorized whole
+//! (`transform.structured.vectorize`); a row longer than [`MAX_ROW`] elements is cut
+//! into [`LONG_ROW_TILE`]-element pieces (for table lookups, which LLVM leaves scalar,
+//! the longest multiple of 16, else 8, elements that divides it when 128 does not: 224
+//! of EfficientNet's 672 channels) when it is parallel or reduces only along that axis.
+//! Reductions over outer axes into a parallel innermost one (global pools in NHWC) step
+//! through the reduced axes one at a time with the innermost axis as a vector
+//! accumulator, carried in registers. With `threads` above 1, every generic of at least
+//! [`MIN_SHARED_ITERATIONS`] iterations (vectorized rows or not) first gets an outer
+//! scf.forall over its first outer parallel loop that the threads divide evenly, so no
+//! elementwise step runs on one core while others wait.
 //!
 //! An op qualifies when its operands are static tensors, every indexing map is a
 //! projected permutation whose use of the innermost loop (if any) is its last result
@@ -24,9 +25,12 @@
 //! or at indices read from the op's constant operands: int8 lookup tables (sigmoid /
 //! tanh, with the SiLU multiply fused in) are vectorized, plain elementwise or not,
 //! their reads as `vector.gather` (EfficientNet-B0 int8 8.1 -> 5.3 ms), and so are
-//! resizes, whose taps are index tables (LR-ASPP's 21 x 224 x 224 upsampling 3.3 ->
-//! 2.6 ms). Transposes are vectorized in square blocks, or rows when they permute
-//! outer axes only ([`super::transposes`]). Other ops are left as they are.
+//! resizes, whose taps are index tables (LR-ASPP's 21 x 224 x 224 upsampling 3.3 -> 2.6
+//! ms), and so are embedding lookups, whose index is read once per row (at outer loop
+//! indices) and whose row is one contiguous read of the table (a 4 x 64-token lookup in
+//! a 96-wide table 0.015 -> 0.001 ms). Transposes are vectorized in square blocks, or
+//! rows when they permute outer axes only ([`super::transposes`]). Other ops are left
+//! as they are.
 
 use super::{list, match_tagged, schedule_dialects, set_tag_named, tile};
 use crate::framework::{
@@ -272,7 +276,13 @@ fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedu
     let broadcasts = dims[..dims.len() - op.result_count()]
         .iter()
         .any(|operand_dims| !operand_dims.contains(&(loops - 1)));
-    if !broadcasts && parallel[loops - 1] && !gathers && !transcendental(op) && !nested {
+    if !broadcasts
+        && parallel[loops - 1]
+        && !gathers
+        && !transcendental(op)
+        && !nested
+        && !reads_booleans(op)
+    {
         return None;
     }
     if innermost % 8 != 0 {
@@ -332,6 +342,16 @@ fn transcendental(op: OperationRef) -> bool {
         WalkResult::Advance
     });
     found
+}
+
+/// Whether an operand of `op` holds booleans (a mask for a select): LLVM's loop
+/// vectorizer leaves the loop scalar (the masked fill of attention scores, 0.64 ns an
+/// element), where its vector form loads the mask's bytes 16 at a time.
+fn reads_booleans(op: OperationRef) -> bool {
+    op.operands().any(|value| {
+        RankedTensorType::try_from(value.r#type())
+            .is_ok_and(|t| t.element().is_integer() && t.element().to_string() == "i1")
+    })
 }
 
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
@@ -454,6 +474,46 @@ fn gathers_at_table_indices(op: OperationRef) -> bool {
     from_tables
 }
 
+/// Whether every `tensor.extract` in the payload of `op` reads a row: either its last
+/// index is the innermost loop's index (a row of a table, as an embedding lookup
+/// copies, wherever its run-time index points), or its indices are outer loop indices
+/// and constants (one value per row: the lookup's index). Vectorized, the row is read
+/// with contiguous vector loads, where LLVM's loop vectorizer leaves the loop scalar.
+fn gathers_rows(op: OperationRef) -> bool {
+    let Some(loops) = parallel_iterators(op).map(|p| p.len()) else {
+        return false;
+    };
+    let loop_index = |value: melior::ir::Value| {
+        producer(value).and_then(|index| {
+            (name(index).as_deref() == Ok("linalg.index"))
+                .then(|| index.attribute("dim").ok())
+                .flatten()
+                .and_then(|d| melior::ir::attribute::IntegerAttribute::try_from(d).ok())
+                .map(|d| d.value())
+        })
+    };
+    let innermost = loops as i64 - 1;
+    let outer = |value: melior::ir::Value| {
+        loop_index(value).is_some_and(|d| d != innermost)
+            || producer(value).is_some_and(|p| name(p).as_deref() == Ok("arith.constant"))
+    };
+    let mut rows = true;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        if nested.name().as_string_ref().as_str() == Ok("tensor.extract") {
+            let indices: Vec<_> = nested.operands().skip(1).collect();
+            let row = indices
+                .last()
+                .is_some_and(|last| loop_index(*last) == Some(innermost));
+            if !row && !indices.into_iter().all(outer) {
+                rows = false;
+                return WalkResult::Interrupt;
+            }
+        }
+        WalkResult::Advance
+    });
+    rows
+}
+
 /// Whether the payload of `op` gathers (`tensor.extract`).
 pub(crate) fn gathers(op: OperationRef) -> bool {
     let mut found = false;
@@ -501,7 +561,10 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             continue;
         }
         let lookups = gathers(op);
-        let rows = if lookups && !gathers_only_from_byte_tables(op) && !gathers_at_table_indices(op)
+        let rows = if lookups
+            && !gathers_only_from_byte_tables(op)
+            && !gathers_at_table_indices(op)
+            && !gathers_rows(op)
         {
             None
         } else {

@@ -73,14 +73,22 @@ rule!(GATHER, "glow.graph.gather", |context, op, rewriter| {
     let b = LinalgBuilder::before(context, op, rewriter);
     check_indices(&b, op, indices, data_shape[axis]);
     let init = b.empty(result.r#type());
-    let index_dims: Vec<usize> = (axis..axis + q).collect();
+    let index_element = index_element(indices);
+    // The index is read in the body at the output's loop indices, not as an input:
+    // along the axes after `axis + q` (an embedding row) it is a value of the loop
+    // nest outside those axes, so a vectorized row reads its slice of `data` with
+    // contiguous vector loads, where an input's block argument counts as varying in
+    // every lane and makes each read a gather.
     let converted = b.generic(
-        &[indices],
+        &[],
         &[init],
-        &[map(rank, &index_dims), identity(rank)],
+        &[identity(rank)],
         &vec!["parallel"; rank],
-        |body, args| {
-            let position = safe_index(body, args[0], data_shape[axis]);
+        |body, _| {
+            let mut at = vec![indices];
+            at.extend((axis..axis + q).map(|d| body.index(d)));
+            let index = body.value("tensor.extract", &at, index_element, &[]);
+            let position = safe_index(body, index, data_shape[axis]);
             let mut operands = vec![data];
             for d in 0..data_shape.len() {
                 operands.push(match d {
