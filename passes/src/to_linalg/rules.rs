@@ -514,6 +514,11 @@ fn reduction<'c>(
             FloatAttribute::new(context, element, 1.0).into(),
         ),
         ("prod", false) => ("arith.muli", IntegerAttribute::new(element, 1).into()),
+        // A softmax's row maximum ignores NaN (see lower_nodes::softmax::SOFTMAX_MAX).
+        ("max", true) if op.has_attribute(crate::lower_nodes::softmax::SOFTMAX_MAX) => (
+            "arith.maxnumf",
+            FloatAttribute::new(context, element, f64::NEG_INFINITY).into(),
+        ),
         ("max", true) => (
             "arith.maximumf",
             FloatAttribute::new(context, element, f64::NEG_INFINITY).into(),
