@@ -111,3 +111,33 @@ func.func @bias_from_argument(%a: tensor<1x2x3xf32>, %p: tensor<1x9xf32>) -> ten
   %m = glow.graph.mul %r, %b : tensor<2x3xf32>
   return %m : tensor<2x3xf32>
 }
+
+// -----
+
+// A reduction reads through a reshape that only adds a unit dimension (torch BERT's
+// softmax on 1 x 12 x T x T beside elementwise steps on 12 x T x T): it reduces the
+// reshape's source, and the reshapes around it meet and vanish.
+// CHECK-LABEL: func.func @unit_dim_reduce
+// CHECK-NEXT: %[[M:.*]] = glow.graph.reduce_max %arg0 axes [2] keep_dims : tensor<12x8x8xf32> -> tensor<12x8x1xf32>
+// CHECK-NEXT: return %[[M]]
+// OFF-LABEL: func.func @unit_dim_reduce
+// OFF: glow.graph.reduce_max %{{.*}} axes [3] keep_dims : tensor<1x12x8x8xf32>
+func.func @unit_dim_reduce(%x: tensor<12x8x8xf32>) -> tensor<12x8x1xf32> {
+  %r = glow.graph.reshape %x : tensor<12x8x8xf32> -> tensor<1x12x8x8xf32>
+  %m = glow.graph.reduce_max %r axes [3] keep_dims : tensor<1x12x8x8xf32> -> tensor<1x12x8x1xf32>
+  %b = glow.graph.reshape %m : tensor<1x12x8x1xf32> -> tensor<12x8x1xf32>
+  return %b : tensor<12x8x1xf32>
+}
+
+// -----
+
+// A reshape that merges dimensions is not a unit-dimension change: the reduction
+// keeps reading it.
+// CHECK-LABEL: func.func @merged_dims_reduce
+// CHECK: glow.graph.reshape %arg0 : tensor<12x8x8xf32> -> tensor<96x8xf32>
+// CHECK: glow.graph.reduce_sum %{{.*}} axes [1] : tensor<96x8xf32> -> tensor<96xf32>
+func.func @merged_dims_reduce(%x: tensor<12x8x8xf32>) -> tensor<96xf32> {
+  %r = glow.graph.reshape %x : tensor<12x8x8xf32> -> tensor<96x8xf32>
+  %s = glow.graph.reduce_sum %r axes [1] : tensor<96x8xf32> -> tensor<96xf32>
+  return %s : tensor<96xf32>
+}

@@ -35,6 +35,7 @@ pub mod sink_movement;
 pub mod sink_pad_reduce;
 pub mod sink_resize;
 pub mod sink_slice_shuffle;
+pub mod unit_dim_reduce;
 
 use crate::framework::{
     apply_rules, emit_error, OptionKind, PassDefinition, PassOption, PassOptions, Rule,
@@ -71,6 +72,7 @@ pub const RULES: &[(&str, &[&Rule])] = &[
     ),
     ("sink-transposes", sink_pad_reduce::REDUCTION_RULES),
     ("sink-reshapes", sink_movement::SINK_RESHAPE_RULES),
+    ("sink-reshapes", unit_dim_reduce::RULES),
 ];
 
 /// The pass definition registered as `glow-graph-optimize`.
