@@ -96,7 +96,7 @@ pub const MIN_SHARED_ITERATIONS: i64 = 16384;
 
 /// The dims each operand's indexing map reads, in order, or `None` when a map is not a
 /// projected permutation of dims.
-fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
+pub(super) fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
     let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
     (0..maps.len())
         .map(|i| {
@@ -109,7 +109,7 @@ fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
 }
 
 /// The iterator kinds of a linalg.generic (`true`: parallel).
-fn parallel_iterators(op: OperationRef) -> Option<Vec<bool>> {
+pub(super) fn parallel_iterators(op: OperationRef) -> Option<Vec<bool>> {
     let iterators = ArrayAttribute::try_from(op.attribute("iterator_types").ok()?).ok()?;
     (0..iterators.len())
         .map(|i| {
@@ -121,7 +121,11 @@ fn parallel_iterators(op: OperationRef) -> Option<Vec<bool>> {
 
 /// The static extent of each loop of `op`, from its operands' shapes, when every map
 /// is a projected permutation and every shape static.
-fn loop_extents(op: OperationRef, dims: &[Vec<usize>], loops: usize) -> Option<Vec<i64>> {
+pub(super) fn loop_extents(
+    op: OperationRef,
+    dims: &[Vec<usize>],
+    loops: usize,
+) -> Option<Vec<i64>> {
     let mut extents = vec![None; loops];
     for (index, operand_dims) in dims.iter().enumerate() {
         let operand = op.operand(index).ok()?;
@@ -171,7 +175,7 @@ fn thread_split(op: OperationRef, threads: i64, rows: Option<&RowSchedule>) -> O
 /// How one generic becomes vector rows: tile sizes (0 keeps a loop whole), and the
 /// vector sizes of a row whose innermost extent no vector width divides (vectorized
 /// masked, the extent rounded up to whole registers).
-struct RowSchedule {
+pub(super) struct RowSchedule {
     sizes: Vec<i64>,
     masked: Option<Vec<i64>>,
 }
@@ -188,14 +192,31 @@ impl From<Vec<i64>> for RowSchedule {
 /// Rows of an innermost extent that 8 does not divide (attention over 197 or 77
 /// tokens: softmax's max, exp and sum, a norm's statistics): each row one masked
 /// vector of the extent rounded up to 16 lanes, when every other loop is parallel (so
-/// a row is exactly the innermost loop), the row fits [`MAX_ROW`], and the payload has
-/// no integer division (masked-off lanes compute on padding, which must not trap).
+/// a row is exactly the innermost loop), the row fits [`MAX_ROW`], and the payload may
+/// run on masked vectors ([`maskable`]).
 fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<RowSchedule> {
     let loops = parallel.len();
     let lanes = (innermost + 15) / 16 * 16;
     if innermost < 16 || lanes > MAX_ROW || !parallel[..loops - 1].iter().all(|p| *p) {
         return None;
     }
+    if !maskable(op) {
+        return None;
+    }
+    let mut sizes = vec![1; loops];
+    sizes[loops - 1] = 0;
+    let mut vector = vec![1; loops];
+    vector[loops - 1] = lanes;
+    Some(RowSchedule {
+        sizes,
+        masked: Some(vector),
+    })
+}
+
+/// Whether `op` may run on masked vectors: f32 operands only (the reductions' neutral
+/// elements are written for f32) and no integer division (masked-off lanes compute on
+/// padding, which must not trap).
+pub(super) fn maskable(op: OperationRef) -> bool {
     // f32 rows only (the reductions' neutral elements are written for f32).
     let f32_only = (0..op.operand_count()).all(|i| {
         op.operand(i)
@@ -204,7 +225,7 @@ fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<Row
             .is_some_and(|t| t.element().is_f32())
     });
     if !f32_only {
-        return None;
+        return false;
     }
     // Masked-off lanes compute on padding: integer division there could trap.
     let mut traps = false;
@@ -220,17 +241,7 @@ fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<Row
         }
         WalkResult::Advance
     });
-    if traps {
-        return None;
-    }
-    let mut sizes = vec![1; loops];
-    sizes[loops - 1] = 0;
-    let mut vector = vec![1; loops];
-    vector[loops - 1] = lanes;
-    Some(RowSchedule {
-        sizes,
-        masked: Some(vector),
-    })
+    !traps
 }
 
 /// The tile sizes that make `op` a vectorizable row, when it qualifies; `gathers`:
@@ -539,6 +550,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
     // The function's generics and those in the body of a top-level scf.forall (the
     // epilogue of a packed-weight kernel's tile, `glow-pack-weights`), which the
     // threads already share: no second split.
+    super::row_chains::forward_identity_reshapes(block);
     let mut generics = Vec::new();
     let mut next = block.first_operation();
     while let Some(op) = next {
@@ -554,9 +566,19 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             generics.push((op, false));
         }
     }
+    // Softmax chains: computed row by row, fused (not scheduled op by op).
+    let top_level: Vec<OperationRef> = generics
+        .iter()
+        .filter(|(_, nested)| !nested)
+        .map(|(op, _)| *op)
+        .collect();
+    let chains = super::row_chains::find(&top_level, threads);
     // Per tagged op: its split across threads and its row tiling, at least one given.
     let mut schedules = Vec::new();
     for (op, nested) in generics {
+        if super::row_chains::in_chain(op) {
+            continue;
+        }
         if op.name().as_string_ref().as_str() != Ok("linalg.generic") || op.result_count() == 0 {
             continue;
         }
@@ -577,13 +599,15 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             schedules.push((split, rows.map(|r| (r, lookups))));
         }
     }
-    if schedules.is_empty() {
+    if schedules.is_empty() && chains.is_empty() {
         return Ok(());
     }
     let mut script = String::from(
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
-    match_tagged(&mut script, TAG, schedules.len());
+    if !schedules.is_empty() {
+        match_tagged(&mut script, TAG, schedules.len());
+    }
     for (i, (split, rows)) in schedules.iter().enumerate() {
         let mut target = format!("%op{i}");
         if let Some(sizes) = split {
@@ -615,14 +639,16 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             "    transform.structured.vectorize {target}{vector_sizes}{extract} : !transform.any_op"
         );
     }
+    let masked_chains = super::row_chains::schedule(&mut script, &chains);
     // Accumulators of tiled reductions (outer-axis reductions tiled to single steps):
     // read and written by every step on tensors, hoisted into vector iter_args.
     super::hoist_accumulators(&mut script);
     // Masked rows: their transfers take the mask as an operand (no vector.mask region
     // left for bufferization to break); their reductions are unmasked below.
-    let masked = schedules
-        .iter()
-        .any(|(_, rows)| rows.as_ref().is_some_and(|(r, _)| r.masked.is_some()));
+    let masked = masked_chains
+        || schedules
+            .iter()
+            .any(|(_, rows)| rows.as_ref().is_some_and(|(r, _)| r.masked.is_some()));
     if masked {
         script.push_str("    transform.apply_patterns to %root {\n      transform.apply_patterns.vector.lower_masked_transfers\n    } : !transform.any_op\n");
     }

@@ -20,6 +20,7 @@ mod kernel_groups;
 pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
+mod row_chains;
 mod row_fusion;
 pub mod row_reductions;
 pub mod scalar_reads;

@@ -1,0 +1,49 @@
+// Row chains: a softmax whose rows hold at least 16 MB (half this machine's L3) runs
+// one row at a time on one thread: its max, exp, sum and divide fused into one row
+// loop (the max and sum read each row while it is in L1), each step vectorized in
+// pieces of at most 64 elements, the reductions folding their pieces into a 64-wide
+// vector of partial results reduced once per row.
+// RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/tensor<6x1500x1500xf32>/; s/RETURNED/%%div : tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
+// Refused: two threads (a row buffer per thread cannot be planned) and rows of 12 x
+// 128 x 128 (0.8 MB: every pass reads them back from cache as fast). An exp whose
+// result is also returned ends a chain of its own (max, exp): the sum and the divide,
+// which would compute it a second time, stay op by op.
+// RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/tensor<6x1500x1500xf32>/; s/RETURNED/%%div : tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s --check-prefix=REFUSED
+// RUN: sed -e 's/HxRxN/12x128x128/g; s/HxR/12x128/g; s/RESULTS/tensor<12x128x128xf32>/; s/RETURNED/%%div : tensor<12x128x128xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=REFUSED
+// RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/(tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>)/; s/RETURNED/%%div, %%exp : tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=PARTIAL
+// End to end, special values included (NaN, +-inf, -0, +-1e30 rows), through the
+// chain (6 x 1024 x 1024) and op by op (12 x 128 x 128), one and two threads: the
+// same outputs as onnxruntime.
+// RUN: %python %S/Inputs/softmax_special.py %glow_bin %t | FileCheck %s --check-prefix=SAME
+
+// One row loop over 6 x 1500 rows; each row's exp in a row buffer of its own.
+// CHECK: tensor.empty() : tensor<1x1x1500xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// The max: pieces of 60 as masked 64-lane vectors into a row of 60 partial maxima...
+// CHECK: scf.for {{.*}} -> (tensor<1x1x60xf32>
+// CHECK: arith.maxnumf {{.*}} : vector<1x1x64xf32>
+// ...reduced once per row.
+// CHECK: vector.multi_reduction <maxnumf>, {{.*}} [2] : vector<1x1x64xf32> to vector<1x1xf32>
+// CHECK: math.exp {{.*}} : vector<1x1x64xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} [2] : vector<1x1x64xf32> to vector<1x1xf32>
+// CHECK: arith.divf {{.*}} : vector<1x1x64xf32>
+// CHECK: tensor.insert_slice {{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, 0] [1, 1, 1500] [1, 1, 1] : tensor<1x1x1500xf32> into tensor<6x1500x1500xf32>
+// CHECK-NOT: linalg.generic
+
+// Op by op: the row maxima are a whole tensor, written by a loop of their own.
+// REFUSED-NOT: tensor.empty() : tensor<1x1x{{1500|128}}xf32>
+// REFUSED: scf.{{for|forall}} {{.*}} -> (tensor<{{6x1500|12x128}}xf32>)
+// REFUSED-NOT: tensor.empty() : tensor<1x1x{{1500|128}}xf32>
+
+// PARTIAL: scf.for
+// PARTIAL: vector.multi_reduction <maxnumf>
+// PARTIAL: math.exp {{.*}} : vector<1x1x64xf32>
+// PARTIAL-NOT: vector.multi_reduction <add>
+// PARTIAL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// PARTIAL: arith.addf
+
+// SAME: chain 1 thread: same as onnxruntime
+// SAME: chain 2 threads: same as onnxruntime
+// SAME: op by op 1 thread: same as onnxruntime
+// SAME: op by op 2 threads: same as onnxruntime

@@ -1,0 +1,495 @@
+//! Row chains (part of `glow-cpu-vectorize-elementwise`): softmax, computed one row at a
+//! time. A chain is a set of top-level `linalg.generic` ops over the same rows (the
+//! same outer parallel loops, the same innermost extent) where each op reads the
+//! others' results by row (the whole row, or the row's statistic: softmax's max and
+//! sum), at least one reduces along the row, and no result but the last op's is used
+//! outside the chain. Scheduled op by op, every step streams the whole tensor: softmax
+//! over Whisper-tiny's 6 x 1500 x 1500 attention scores read 54 MB four times and
+//! wrote it twice. Here the last op is tiled to rows and the others (and their inits)
+//! are fused into the row loop one by one (`fuse_into_containing_op`, a CSE between
+//! steps so an op read twice per row is computed once), so a row is read from memory
+//! once and stays in L1 through every step. Each step in the loop is then vectorized in
+//! pieces of at most [`PIECE`] elements (masked when 8 does not divide them); a
+//! reduction folds its pieces into a piece-wide vector of partial results
+//! (`tile_reduction_using_for`), reduced to one value once per row.
+//!
+//! Refused (the ops are scheduled one by one): more than one thread (each thread would
+//! need a row buffer of its own inside the loop, which the static memory plan cannot
+//! place), rows holding less than [`MIN_BYTES`] in all, a chain without a reduction, a
+//! member whose result has a user outside the chain (it would be computed twice), a
+//! read of a member that is not by row, a member whose init is not an empty tensor (or
+//! its fill), dynamic shapes, and rows no vector schedule fits (a prime length above
+//! [`PIECE`], a masked row of other types than f32).
+
+use super::elementwise::{loop_extents, map_dims, maskable, parallel_iterators};
+use super::list;
+use crate::quantization::ir::{operand, producer, result, users};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, ValueLike};
+use std::fmt::Write;
+
+/// The longest piece of a row one vector holds: 4 AVX-512 registers, so that the
+/// exponential's polynomial keeps its temporaries in registers (softmax over 6 x 1536 x
+/// 1536 in pieces of 32: 7.7 ms, 64: 7.6, 128: 9.1, with NaN-propagating maxima).
+const PIECE: i64 = 64;
+
+/// The fewest bytes a chain's rows hold for it to be fused: half the last-level cache
+/// of this machine (32 MB, AMD EPYC family 26). Below, every pass of the op-by-op
+/// schedule reads the tensor back from L3, which its vectorized rows do as fast as
+/// the fused loop: softmax over 12 x 512 x 512 (12.6 MB) alone 1.86 -> 1.54 ms fused,
+/// but torch BERT at 512 tokens as a whole 2 % slower; over 6 x 1024 x 1024 (25 MB)
+/// 4.97 -> 1.90 ms.
+const MIN_BYTES: i64 = 16 << 20;
+
+/// The tag on every op of every chain (the script's handles, in block order).
+const TAG: &str = "glow.row_chain";
+
+/// One chain: its ops in block order (the generics and their init fills; the last is
+/// the chain's result, which every other op precedes), its loop count, and how each row is vectorized.
+pub(super) struct RowChain<'c, 'a> {
+    ops: Vec<OperationRef<'c, 'a>>,
+    /// For each op: `None` for an init fill, else whether it reduces along the row.
+    kinds: Vec<Option<bool>>,
+    loops: usize,
+    /// The piece the innermost loop is tiled into (0: the whole row).
+    piece: i64,
+    /// The vector size of a piece when it is masked.
+    lanes: Option<i64>,
+}
+
+/// The row shape of a generic that may join a chain: (outer extents, innermost extent,
+/// whether it reduces along the row).
+fn row_shape(op: OperationRef) -> Option<(Vec<i64>, i64, bool)> {
+    if op.name().as_string_ref().as_str() != Ok("linalg.generic") || op.result_count() != 1 {
+        return None;
+    }
+    let parallel = parallel_iterators(op)?;
+    let loops = parallel.len();
+    if loops < 2 || !parallel[..loops - 1].iter().all(|p| *p) {
+        return None;
+    }
+    let dims = map_dims(op)?;
+    if dims.len() != op.operand_count() {
+        return None;
+    }
+    let extents = loop_extents(op, &dims, loops)?;
+    let reduces = !parallel[loops - 1];
+    // The result: the whole iteration space, or its rows' statistics.
+    let output: Vec<usize> = (0..loops - usize::from(reduces)).collect();
+    if dims.last()? != &output {
+        return None;
+    }
+    Some((extents[..loops - 1].to_vec(), extents[loops - 1], reduces))
+}
+
+/// Whether `op` fills an empty tensor with one value: `linalg.fill`, or the generic
+/// `glow-generalize-elementwise` makes of it (no input, a body yielding a value from
+/// outside).
+fn is_fill(op: OperationRef) -> bool {
+    let name = op.name();
+    let fills = match name.as_string_ref().as_str() {
+        Ok("linalg.fill") => true,
+        Ok("linalg.generic") if op.operand_count() == 1 => op
+            .region(0)
+            .ok()
+            .and_then(|region| region.first_block())
+            .and_then(|body| {
+                let yield_op = body.first_operation()?;
+                let value = operand(yield_op, 0)?;
+                Some(
+                    yield_op.name().as_string_ref().as_str() == Ok("linalg.yield")
+                        && !crate::framework::values::block_argument(value)
+                            .is_some_and(|argument| argument.owner() == body),
+                )
+            })
+            .unwrap_or(false),
+        _ => false,
+    };
+    fills
+        && operand(op, op.operand_count() - 1)
+            .and_then(producer)
+            .is_some_and(|empty| empty.name().as_string_ref().as_str() == Ok("tensor.empty"))
+}
+
+/// The init of `consumer` when it is fresh: `Some(None)` for an empty tensor,
+/// `Some(Some(fill))` for a filled one (a reduction's init).
+fn fresh_init<'c, 'a>(consumer: OperationRef<'c, 'a>) -> Option<Option<OperationRef<'c, 'a>>> {
+    let op = producer(operand(consumer, consumer.operand_count() - 1)?)?;
+    if op.name().as_string_ref().as_str() == Ok("tensor.empty") {
+        Some(None)
+    } else {
+        is_fill(op).then_some(Some(op))
+    }
+}
+
+/// Gives `consumer` a copy of its init `fill` of its own, just before it, when other
+/// ops read the fill too (CSE shares one fill between every layer's softmax): each
+/// chain fuses its own.
+fn own_fill<'c, 'a>(
+    consumer: OperationRef<'c, 'a>,
+    fill: OperationRef<'c, 'a>,
+) -> OperationRef<'c, 'a> {
+    if users(result(fill, 0).expect("a fill has a result")).len() < 2 {
+        return fill;
+    }
+    let index = consumer.operand_count() - 1;
+    // SAFETY: a clone of a live op whose operands dominate `consumer`, inserted just
+    // before it in its block; the consumer's init then reads the clone's result, of
+    // the same type.
+    unsafe {
+        let block = mlir_sys::mlirOperationGetBlock(consumer.to_raw());
+        let clone = mlir_sys::mlirOperationClone(fill.to_raw());
+        mlir_sys::mlirBlockInsertOwnedOperationBefore(block, consumer.to_raw(), clone);
+        mlir_sys::mlirOperationSetOperand(
+            consumer.to_raw(),
+            index as isize,
+            mlir_sys::mlirOperationGetResult(clone, 0),
+        );
+        OperationRef::from_raw(clone)
+    }
+}
+
+/// The generics of a chain ending at `last` (a parallel generic), and the members whose
+/// init is a fill (with the fill), when the chain qualifies.
+#[allow(clippy::type_complexity)]
+fn chain_from<'c, 'a>(
+    last: OperationRef<'c, 'a>,
+) -> Option<(
+    Vec<OperationRef<'c, 'a>>,
+    Vec<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)>,
+)> {
+    let (outer, innermost, reduces) = row_shape(last)?;
+    if reduces {
+        return None;
+    }
+    let same = |a: &OperationRef, b: &OperationRef| a.to_raw().ptr == b.to_raw().ptr;
+    let mut members = vec![last];
+    let mut fills = Vec::new();
+    let mut pending = vec![last];
+    while let Some(consumer) = pending.pop() {
+        let dims = map_dims(consumer)?;
+        let loops = dims.last().map_or(0, Vec::len) + usize::from(row_shape(consumer)?.2);
+        let inputs = consumer.operand_count() - 1;
+        for (index, read) in dims.iter().enumerate().take(inputs) {
+            let value = operand(consumer, index)?;
+            let Some(producer) = producer(value) else {
+                continue;
+            };
+            let Some((p_outer, p_innermost, p_reduces)) = row_shape(producer) else {
+                continue;
+            };
+            if p_outer != outer || p_innermost != innermost {
+                continue;
+            }
+            // Read by row: the whole row, or a reduction's statistic of the row.
+            let by_row: Vec<usize> = (0..loops - usize::from(p_reduces)).collect();
+            if *read != by_row {
+                return None;
+            }
+            if !members.iter().any(|m| same(m, &producer)) {
+                members.push(producer);
+                pending.push(producer);
+            }
+        }
+        // The init: a fresh tensor, filled for a reduction.
+        if let Some(fill) = fresh_init(consumer)? {
+            fills.push((consumer, fill));
+        }
+    }
+    if members.len() < 2 || !members.iter().any(|m| row_shape(*m).is_some_and(|s| s.2)) {
+        return None;
+    }
+    // No member's result is used outside the chain (the last op's is its output).
+    for member in &members[1..] {
+        if !users(result(*member, 0)?)
+            .iter()
+            .all(|user| members.iter().any(|m| same(m, user)))
+        {
+            return None;
+        }
+    }
+    Some((members, fills))
+}
+
+/// How the rows of `innermost` elements are vectorized for the generics `members`:
+/// (piece, masked lanes).
+fn row_vectors(members: &[OperationRef], innermost: i64) -> Option<(i64, Option<i64>)> {
+    let longest = PIECE;
+    if innermost % 8 == 0 {
+        if innermost <= longest {
+            return Some((0, None));
+        }
+        // The longest multiple of 16 (else 8) of at most `longest` that divides the row.
+        let piece = [16, 8].into_iter().find_map(|unit| {
+            (1..=longest / unit)
+                .rev()
+                .map(|k| k * unit)
+                .find(|piece| innermost % piece == 0)
+        })?;
+        return Some((piece, None));
+    }
+    if innermost < 16 || !members.iter().all(|m| maskable(*m)) {
+        return None;
+    }
+    let (piece, lanes) = masked_piece(innermost, longest)?;
+    Some((piece, Some(lanes)))
+}
+
+/// The equal pieces a row of `innermost` elements (8 not dividing it) is cut into, as
+/// (piece, its lanes rounded up to 16): the division into the fewest lanes in all, then
+/// into the fewest pieces, among pieces of 16 to `longest` elements (Whisper's 1500
+/// audio frames: 25 pieces of 60 in 64 lanes); none when no such piece divides the row
+/// (a prime length: the chain is refused).
+fn masked_piece(innermost: i64, longest: i64) -> Option<(i64, i64)> {
+    (16..=longest)
+        .rev()
+        .filter(|piece| innermost % piece == 0)
+        .map(|piece| (piece, (piece + 15) / 16 * 16))
+        .min_by_key(|(piece, lanes)| (innermost / piece * lanes, innermost / piece))
+}
+
+/// Replaces every top-level `tensor.reshape` to its own type (a softmax's row
+/// statistics reshaped from 6 x 1500 to 6 x 1500) by its source, so that the
+/// statistic's readers read the reduction itself.
+pub(super) fn forward_identity_reshapes(block: melior::ir::BlockRef) {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("tensor.reshape") {
+            continue;
+        }
+        let (Some(source), Some(reshaped)) = (operand(op, 0), result(op, 0)) else {
+            continue;
+        };
+        if source.r#type() == reshaped.r#type() {
+            // SAFETY: both values are live and of one type; uses move to the source,
+            // which dominates them (it is the reshape's operand); the reshape, then
+            // unused, is detached and destroyed (the walk already holds the next op).
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(reshaped.to_raw(), source.to_raw());
+                mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+                mlir_sys::mlirOperationDestroy(op.to_raw());
+            }
+        }
+    }
+}
+
+/// The chains among the top-level `generics` of a function (in block order), for code
+/// on `threads` threads; their ops are tagged for [`schedule`] and must not be
+/// scheduled one by one.
+pub(super) fn find<'c, 'a>(
+    generics: &[OperationRef<'c, 'a>],
+    threads: i64,
+) -> Vec<RowChain<'c, 'a>> {
+    let mut chains: Vec<RowChain> = Vec::new();
+    // One thread: each thread of an scf.forall would need a row buffer of its own,
+    // which the static memory plan cannot place inside the loop.
+    if threads != 1 {
+        return chains;
+    }
+    let taken = |chains: &[RowChain], op: &OperationRef| {
+        chains
+            .iter()
+            .any(|c| c.ops.iter().any(|m| m.to_raw().ptr == op.to_raw().ptr))
+    };
+    for last in generics.iter().rev() {
+        if taken(&chains, last) {
+            continue;
+        }
+        let Some((mut ops, fills)) = chain_from(*last) else {
+            continue;
+        };
+        if ops.iter().any(|op| taken(&chains, op)) {
+            continue;
+        }
+        let Some((outer, innermost, _)) = row_shape(*last) else {
+            continue;
+        };
+        if outer.iter().product::<i64>() * innermost * 4 < MIN_BYTES {
+            continue;
+        }
+        let Some((piece, lanes)) = row_vectors(&ops, innermost) else {
+            continue;
+        };
+        let steps = ops.len();
+        ops.extend(
+            fills
+                .into_iter()
+                .map(|(consumer, fill)| own_fill(consumer, fill)),
+        );
+        let loops = parallel_iterators(*last).map_or(0, |p| p.len());
+        let mut ordered: Vec<(usize, bool, OperationRef)> = ops
+            .into_iter()
+            .enumerate()
+            .map(|(i, op)| (block_position(op), i >= steps, op))
+            .collect();
+        ordered.sort_by_key(|(position, _, _)| *position);
+        let kinds = ordered
+            .iter()
+            .map(|(_, init, op)| (!init).then(|| row_shape(*op).is_some_and(|s| s.2)))
+            .collect();
+        let ops = ordered.into_iter().map(|(_, _, op)| op).collect();
+        chains.push(RowChain {
+            kinds,
+            ops,
+            loops,
+            piece,
+            lanes,
+        });
+    }
+    for chain in &chains {
+        for op in &chain.ops {
+            super::set_tag_named(*op, TAG);
+            // A row buffer of its own for each step (the last writes the output): one
+            // shared with the output would make a step write the output's row, which
+            // the next step then overwrites while reading it (a copy per row).
+            crate::distinct_empties::own_destination(*op);
+        }
+    }
+    chains
+}
+
+/// The position of `op` in its block.
+fn block_position(op: OperationRef) -> usize {
+    let mut position = 0;
+    let mut next = op.block().and_then(|block| block.first_operation());
+    while let Some(current) = next {
+        if current.to_raw().ptr == op.to_raw().ptr {
+            break;
+        }
+        position += 1;
+        next = current.next_in_block();
+    }
+    position
+}
+
+/// Script lines fusing each chain into a row loop and vectorizing its rows; whether any
+/// row is masked (its reductions then need unmasking).
+pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
+    if chains.is_empty() {
+        return false;
+    }
+    let any = "!transform.any_op";
+    let pair = format!("({any}, {any}) -> ({any}, {any})");
+    // Handles in block order (the order of a pre-order walk of the function).
+    let mut tagged: Vec<(usize, usize, usize)> = Vec::new();
+    for (c, chain) in chains.iter().enumerate() {
+        for (m, op) in chain.ops.iter().enumerate() {
+            tagged.push((block_position(*op), c, m));
+        }
+    }
+    tagged.sort();
+    let names: Vec<String> = tagged
+        .iter()
+        .map(|(_, c, m)| format!("%chain{c}_op{m}"))
+        .collect();
+    let _ = writeln!(
+        script,
+        "    %chains = transform.structured.match attributes{{{TAG}}} in %root : ({any}) -> {any}\n    {} = transform.split_handle %chains : ({any}) -> ({})",
+        names.join(", "),
+        vec![any; names.len()].join(", ")
+    );
+    for (c, chain) in chains.iter().enumerate() {
+        // The chain's result: every other op precedes it.
+        let last = chain.ops.len() - 1;
+        let mut handles: Vec<String> = (0..chain.ops.len())
+            .map(|m| format!("%chain{c}_op{m}"))
+            .collect();
+        let target = handles[last].clone();
+        let mut rows = vec![1; chain.loops];
+        rows[chain.loops - 1] = 0;
+        let outer = chain.loops - 1;
+        let _ = writeln!(
+            script,
+            "    %chain{c}_row, %chain{c}_loops:{outer} = transform.structured.tile_using_for {target} tile_sizes [{}] : ({any}) -> ({})",
+            list(&rows),
+            vec![any; outer + 1].join(", ")
+        );
+        let innermost_loop = format!("%chain{c}_loops#{}", outer - 1);
+        fuse_members(script, c, &innermost_loop, &mut handles, last, &pair);
+        let containing = format!("%chain{c}_loops#0");
+        // Each row's steps as vector code; a row's buffers become row-sized tensors.
+        handles[last] = format!("%chain{c}_row");
+        let _ = writeln!(
+            script,
+            "    transform.apply_patterns to {containing} {{\n      transform.apply_patterns.tensor.fold_tensor_empty\n    }} : {any}"
+        );
+        let vector_sizes = chain.lanes.map_or_else(String::new, |lanes| {
+            let mut sizes = vec![1; chain.loops];
+            sizes[chain.loops - 1] = lanes;
+            format!(" vector_sizes [{}]", list(&sizes))
+        });
+        let mut pieces = vec![0; chain.loops];
+        pieces[chain.loops - 1] = chain.piece;
+        for (kind, reduces) in [("map", false), ("reduce", true)] {
+            let steps: Vec<&str> = handles
+                .iter()
+                .zip(&chain.kinds)
+                .filter(|(_, k)| **k == Some(reduces))
+                .map(|(handle, _)| handle.as_str())
+                .collect();
+            let name = format!("%chain{c}_{kind}");
+            let _ = writeln!(
+                script,
+                "    {name} = transform.merge_handles {} : {any}",
+                steps.join(", ")
+            );
+            let mut targets = vec![name.clone()];
+            if chain.piece != 0 && reduces {
+                // A reduction in pieces: each piece folds into a piece-wide vector of
+                // partial results, reduced to one value once per row.
+                let _ = writeln!(
+                    script,
+                    "    {name}_init, {name}_partial, {name}_combine, {name}_loop = transform.structured.tile_reduction_using_for {name} by tile_sizes = [{}] : ({any}) -> ({any}, {any}, {any}, {any})",
+                    list(&pieces)
+                );
+                targets = vec![
+                    format!("{name}_init"),
+                    format!("{name}_partial"),
+                    format!("{name}_combine"),
+                ];
+            } else if chain.piece != 0 {
+                let _ = writeln!(
+                    script,
+                    "    {name}_pieces, {name}_loop = transform.structured.tile_using_for {name} tile_sizes [{}] : ({any}) -> ({any}, {any})",
+                    list(&pieces)
+                );
+                targets = vec![format!("{name}_pieces")];
+            }
+            for target in targets {
+                let _ = writeln!(
+                    script,
+                    "    transform.structured.vectorize {target}{vector_sizes} : {any}"
+                );
+            }
+        }
+    }
+    chains.iter().any(|c| c.lanes.is_some())
+}
+
+/// Script lines fusing every op of chain `c` but the `last` generic into `containing`,
+/// latest first, with a CSE before each so that two reads of one row share one slice
+/// (one fused copy); `handles` then name the fused copies.
+fn fuse_members(
+    script: &mut String,
+    c: usize,
+    containing: &str,
+    handles: &mut [String],
+    last: usize,
+    pair: &str,
+) {
+    let mut current = containing.to_string();
+    for m in (0..handles.len()).rev().filter(|m| *m != last) {
+        let _ = writeln!(
+            script,
+            "    transform.apply_cse to {current} : !transform.any_op\n    %chain{c}_fused{m}, %chain{c}_in{m} = transform.structured.fuse_into_containing_op {} into {current} : {pair}",
+            handles[m]
+        );
+        handles[m] = format!("%chain{c}_fused{m}");
+        current = format!("%chain{c}_in{m}");
+    }
+}
+
+/// Whether `op` is tagged into a chain.
+pub(super) fn in_chain(op: OperationRef) -> bool {
+    op.has_attribute(TAG)
+}
