@@ -83,11 +83,13 @@ SHAPES = {
     "torch_resnext50": {"input": [1, 3, 224, 224]},
     "torch_regnet_y_400mf": {"input": [1, 3, 224, 224]},
     "torch_mobilenet_v3_large": {"input": [1, 3, 224, 224]},
+    # Long attention: Whisper-tiny's encoder shape over 1500 frames (sequence_models.py).
+    "torch_whisper_encoder": {"input": [1, 80, 3000]},
 }
 TORCH = tuple(name for name in SHAPES if name.startswith("torch_"))
 TORCH_EXTRA = ("torch_resnet18", "torch_vgg11", "torch_vit_b_16", "torch_swin_t",
                "torch_convnext_tiny", "torch_resnext50", "torch_regnet_y_400mf",
-               "torch_mobilenet_v3_large")
+               "torch_mobilenet_v3_large", "torch_whisper_encoder")
 INT8 = ("resnet50_int8", "mobilenetv2_int8", "torch_bert_int8", "torch_bert_dynamic")
 # int8 rows of exported models: the float model and the onnxruntime quantizer variant
 # (python/int8_exports.py writes and caches them): quantize_static QDQ per-channel, and

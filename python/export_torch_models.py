@@ -17,8 +17,8 @@ torch_mnasnet, torch_mobilenet_v3_small, torch_efficientnet_v2_s, torch_alexnet,
 torch_fcn_resnet50, torch_deeplabv3_mobilenet_v3, torch_lraspp_mobilenet_v3 (segmentation:
 output "out", 21 classes at the input's size) and its sequence / image-to-image networks
 (python/sequence_models.py: torch_lstm, torch_gru, torch_tcn, torch_separable_conv1d,
-torch_transformer_encoder, torch_unet; static shapes); written as DIR/NAME.onnx (default
-.cache/models).
+torch_transformer_encoder, torch_unet, torch_whisper_encoder; static shapes); written as
+DIR/NAME.onnx (default .cache/models).
 
 Needs torch and torchvision: Debian's python3-torch / python3-torchvision (CPU builds;
 scripts/install-torch.sh installs them) with the system python3, or any CPU wheels.

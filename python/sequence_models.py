@@ -1,8 +1,11 @@
 """Small sequence and image-to-image networks for the model survey, as a user would
 write them with torch.nn (random weights; exported by export_torch_models.py with
 static shapes): recurrent layers (unrolled by glow-import), dilated and depthwise
-Conv1d stacks, torch's own Transformer layers and a U-Net. Each entry: name ->
+Conv1d stacks, torch's own Transformer layers, a U-Net, and a Whisper-tiny-shaped
+audio encoder over 30 s of audio (attention over 1500 frames). Each entry: name ->
 (module builder, input shape, output name)."""
+import math
+
 import torch
 from torch import nn
 
@@ -85,6 +88,30 @@ class UNet(nn.Module):
         return self.out(y)
 
 
+class WhisperEncoder(nn.Module):
+    """Whisper-tiny's audio encoder shape: two Conv1d (80 mel bins -> 384, the second
+    with stride 2) with GELU, sinusoidal positions, 4 pre-norm Transformer layers (6
+    heads, FFN 1536, GELU) and a final LayerNorm, over 3000 mel frames (1500 positions:
+    each softmax row holds 1500 scores, 54 MB of scores per layer)."""
+
+    def __init__(self, width=384, heads=6, layers=4, positions=1500):
+        super().__init__()
+        self.conv1 = nn.Conv1d(80, width, 3, padding=1)
+        self.conv2 = nn.Conv1d(width, width, 3, stride=2, padding=1)
+        steps = torch.exp(-math.log(10000) * torch.arange(width // 2) / (width // 2 - 1))
+        angles = torch.arange(positions)[:, None] * steps[None]
+        self.register_buffer("positions", torch.cat([torch.sin(angles), torch.cos(angles)], 1))
+        layer = nn.TransformerEncoderLayer(width, heads, 4 * width, 0.0, activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.layers = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, mel):
+        x = nn.functional.gelu(self.conv1(mel))
+        x = nn.functional.gelu(self.conv2(x)).permute(0, 2, 1)
+        return self.norm(self.layers(x + self.positions))
+
+
 SEQUENCE_MODELS = {
     "torch_lstm": (LastStepLSTM, (1, 64, 128), "logits"),
     "torch_gru": (BidirectionalGRU, (4, 100, 40), "logits"),
@@ -92,4 +119,5 @@ SEQUENCE_MODELS = {
     "torch_separable_conv1d": (separable_conv1d, (1, 64, 256), "logits"),
     "torch_transformer_encoder": (transformer_encoder, (2, 64, 256), "hidden"),
     "torch_unet": (UNet, (1, 3, 128, 128), "mask"),
+    "torch_whisper_encoder": (WhisperEncoder, (1, 80, 3000), "hidden"),
 }
