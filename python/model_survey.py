@@ -36,7 +36,7 @@ SURVEY = {
         "torch_deeplabv3_mobilenet_v3": 224, "torch_lraspp_mobilenet_v3": 224}.items()},
     "torch_lstm": (1, 64, 128), "torch_gru": (4, 100, 40), "torch_tcn": (2, 40, 400),
     "torch_separable_conv1d": (1, 64, 256), "torch_transformer_encoder": (2, 64, 256),
-    "torch_unet": (1, 3, 128, 128),
+    "torch_unet": (1, 3, 128, 128), "torch_whisper_encoder": (1, 80, 3000),
 }
 
 
