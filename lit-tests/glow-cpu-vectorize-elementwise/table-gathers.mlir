@@ -1,10 +1,19 @@
 // glow-cpu-vectorize-elementwise: a generic whose reads are gathers at indices taken
 // from constant tables (compile-time tables: resize's taps, as operands or read at
 // loop indices) or from loop indices becomes rows of vector code, its reads
-// vector.gather, or whole-row reads where the index is invariant along the row; a
-// gather at an index computed in the body (an embedding lookup clamped per element)
-// stays scalar.
+// vector.gather, or whole-row reads where the index is invariant along the row. An
+// embedding lookup (glow-graph-to-linalg's gather: the index read in the body at the
+// outer loop indices, clamped, then a table row read along the innermost loop) becomes
+// rows of contiguous vector reads too; a gather at an index computed from an input's
+// element (a block argument, different in every lane) stays scalar.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
+// Embedding rows of 100 (masked vectors of 112 lanes) and of 96, ids up to the table's
+// last row, through glow-run against onnxruntime: no read past the table.
+// RUN: %python %S/Inputs/embedding.py %t.100.onnx 100
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.100.onnx --input-shape ids=3x7 --int-low 0 --int-high 50 --threads 1 --bin %glow_bin | FileCheck %s --check-prefix=ORT
+// RUN: %python %S/Inputs/embedding.py %t.96.onnx 96
+// RUN: %python %S/../../python/compare_with_onnxruntime.py %t.96.onnx --input-shape ids=3x7 --int-low 0 --int-high 50 --threads 1 --bin %glow_bin | FileCheck %s --check-prefix=ORT
+// ORT: PASS
 
 #row = affine_map<(d0, d1, d2) -> (d2)>
 #all = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

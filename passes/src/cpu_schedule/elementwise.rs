@@ -32,6 +32,9 @@
 //! rows when they permute outer axes only ([`super::transposes`]). Other ops are left
 //! as they are.
 
+use super::gathers::{
+    gathers, gathers_at_table_indices, gathers_only_from_byte_tables, gathers_rows,
+};
 use super::{list, match_tagged, schedule_dialects, set_tag_named, tile};
 use crate::framework::{
     apply_transform_script, OptionKind, PassDefinition, PassOption, PassOptions,
@@ -61,8 +64,14 @@ fn long_row_piece(innermost: i64, gathers: bool) -> Option<i64> {
     if !gathers {
         return None;
     }
+    dividing_piece(innermost, MAX_ROW)
+}
+
+/// The longest multiple of 16, else of 8, of at most `longest` elements that divides a
+/// row of `innermost`.
+pub(super) fn dividing_piece(innermost: i64, longest: i64) -> Option<i64> {
     [16, 8].into_iter().find_map(|unit| {
-        (1..=MAX_ROW / unit)
+        (1..=longest / unit)
             .rev()
             .map(|k| k * unit)
             .find(|piece| innermost % piece == 0)
@@ -214,7 +223,8 @@ fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<Row
 }
 
 /// Whether `op` may run on masked vectors: f32 operands only (the reductions' neutral
-/// elements are written for f32) and no integer division (masked-off lanes compute on
+/// elements are written for f32; tables its payload reads are not operands, and the
+/// vectorizer masks those reads) and no integer division (masked-off lanes compute on
 /// padding, which must not trap).
 pub(super) fn maskable(op: OperationRef) -> bool {
     // f32 rows only (the reductions' neutral elements are written for f32).
@@ -292,7 +302,7 @@ fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedu
         && !gathers
         && !transcendental(op)
         && !nested
-        && !reads_booleans(op)
+        && !touches_booleans(op)
     {
         return None;
     }
@@ -355,20 +365,22 @@ fn transcendental(op: OperationRef) -> bool {
     found
 }
 
-/// Whether an operand of `op` holds booleans (a mask for a select): LLVM's loop
-/// vectorizer leaves the loop scalar (the masked fill of attention scores, 0.64 ns an
-/// element), where its vector form loads the mask's bytes 16 at a time.
-fn reads_booleans(op: OperationRef) -> bool {
+/// Whether `op` reads or writes booleans (a select's mask, a comparison's result):
+/// LLVM's loop vectorizer leaves such loops scalar (the masked fill of attention
+/// scores, 0.64 ns an element), where their vector form accesses the bytes 16 at a
+/// time (`glow-byte-bools` keeps vector accesses of `i1` one byte per element).
+fn touches_booleans(op: OperationRef) -> bool {
     op.operands().any(|value| {
-        RankedTensorType::try_from(value.r#type())
-            .is_ok_and(|t| t.element().is_integer() && t.element().to_string() == "i1")
+        RankedTensorType::try_from(value.r#type()).is_ok_and(|t| {
+            melior::ir::r#type::IntegerType::try_from(t.element()).is_ok_and(|i| i.width() == 1)
+        })
     })
 }
 
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
 /// one result, no `linalg.index`, comparison or select (an arg-max / arg-min carries an
 /// index and picks with a select, which the vectorizer cannot reduce).
-fn plain_reduction(op: OperationRef) -> bool {
+pub(super) fn plain_reduction(op: OperationRef) -> bool {
     if op.result_count() != 1 {
         return false;
     }
@@ -385,157 +397,6 @@ fn plain_reduction(op: OperationRef) -> bool {
         WalkResult::Advance
     });
     plain
-}
-
-/// Whether every `tensor.extract` in the payload of `op` reads an 8- or 32-bit integer
-/// table of at most 256 entries (an int8 lookup table, stored widened): those vectorize
-/// as gathers from the table.
-fn gathers_only_from_byte_tables(op: OperationRef) -> bool {
-    let mut only_tables = true;
-    op.walk(WalkOrder::PreOrder, |nested| {
-        if nested.name().as_string_ref().as_str() == Ok("tensor.extract") {
-            let table = nested
-                .operand(0)
-                .ok()
-                .and_then(|t| RankedTensorType::try_from(t.r#type()).ok());
-            let small_bytes = table.is_some_and(|t| {
-                t.rank() == 1
-                    && matches!(t.dim_size(0), Ok(melior::ir::r#type::DimSize::Static(n)) if n <= 256)
-                    && t.element().is_integer()
-                    && melior::ir::r#type::IntegerType::try_from(t.element())
-                        .is_ok_and(|i| i.width() == 8 || i.width() == 32)
-            });
-            if !small_bytes {
-                only_tables = false;
-                return WalkResult::Interrupt;
-            }
-        }
-        WalkResult::Advance
-    });
-    only_tables
-}
-
-/// The op defining `value`, if an op does.
-fn producer<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    crate::framework::values::defining_op(value)
-}
-
-/// The name of `op`.
-fn name(op: OperationRef) -> Result<String, std::str::Utf8Error> {
-    op.name().as_string_ref().as_str().map(str::to_owned)
-}
-
-/// Whether every `tensor.extract` in the payload of `op` reads at indices that are
-/// constants, loop indices or elements of the generic's constant operands (index
-/// tables computed at compile time: resize's taps), so the gathers read where the
-/// tables say, with no index arithmetic per lane. (Gathers at run-time indices, as an
-/// embedding lookup, stay scalar.)
-fn gathers_at_table_indices(op: OperationRef) -> bool {
-    let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
-        return false;
-    };
-    // A block argument of the body whose operand is a constant tensor.
-    let constant_table = |value: melior::ir::Value| {
-        crate::framework::values::block_argument(value).is_some_and(|argument| {
-            argument.owner() == body
-                && op
-                    .operand(argument.argument_number())
-                    .ok()
-                    .and_then(crate::framework::values::operation_result)
-                    .is_some_and(|table| {
-                        table.owner().name().as_string_ref().as_str() == Ok("arith.constant")
-                    })
-        })
-    };
-    // An element of a constant table read at loop indices.
-    let table_entry = |value: melior::ir::Value| {
-        constant_table(value)
-            || producer(value).is_some_and(|read| {
-                name(read).as_deref() == Ok("tensor.extract")
-                    && read
-                        .operand(0)
-                        .ok()
-                        .and_then(producer)
-                        .is_some_and(|table| name(table).as_deref() == Ok("arith.constant"))
-                    && read.operands().skip(1).all(|i| {
-                        producer(i).is_some_and(|p| name(p).as_deref() == Ok("linalg.index"))
-                    })
-            })
-    };
-    let table_index = |value: melior::ir::Value| {
-        let Some(producer) = producer(value) else {
-            return false;
-        };
-        match name(producer).as_deref() {
-            Ok("arith.constant" | "linalg.index") => true,
-            Ok("arith.index_cast") => producer.operand(0).is_ok_and(table_entry),
-            _ => false,
-        }
-    };
-    let mut from_tables = true;
-    op.walk(WalkOrder::PreOrder, |nested| {
-        if nested.name().as_string_ref().as_str() == Ok("tensor.extract")
-            && !nested.operands().skip(1).all(table_index)
-        {
-            from_tables = false;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    from_tables
-}
-
-/// Whether every `tensor.extract` in the payload of `op` reads a row: either its last
-/// index is the innermost loop's index (a row of a table, as an embedding lookup
-/// copies, wherever its run-time index points), or its indices are outer loop indices
-/// and constants (one value per row: the lookup's index). Vectorized, the row is read
-/// with contiguous vector loads, where LLVM's loop vectorizer leaves the loop scalar.
-fn gathers_rows(op: OperationRef) -> bool {
-    let Some(loops) = parallel_iterators(op).map(|p| p.len()) else {
-        return false;
-    };
-    let loop_index = |value: melior::ir::Value| {
-        producer(value).and_then(|index| {
-            (name(index).as_deref() == Ok("linalg.index"))
-                .then(|| index.attribute("dim").ok())
-                .flatten()
-                .and_then(|d| melior::ir::attribute::IntegerAttribute::try_from(d).ok())
-                .map(|d| d.value())
-        })
-    };
-    let innermost = loops as i64 - 1;
-    let outer = |value: melior::ir::Value| {
-        loop_index(value).is_some_and(|d| d != innermost)
-            || producer(value).is_some_and(|p| name(p).as_deref() == Ok("arith.constant"))
-    };
-    let mut rows = true;
-    op.walk(WalkOrder::PreOrder, |nested| {
-        if nested.name().as_string_ref().as_str() == Ok("tensor.extract") {
-            let indices: Vec<_> = nested.operands().skip(1).collect();
-            let row = indices
-                .last()
-                .is_some_and(|last| loop_index(*last) == Some(innermost));
-            if !row && !indices.into_iter().all(outer) {
-                rows = false;
-                return WalkResult::Interrupt;
-            }
-        }
-        WalkResult::Advance
-    });
-    rows
-}
-
-/// Whether the payload of `op` gathers (`tensor.extract`).
-pub(crate) fn gathers(op: OperationRef) -> bool {
-    let mut found = false;
-    op.walk(WalkOrder::PreOrder, |nested| {
-        if nested.name().as_string_ref().as_str() == Ok("tensor.extract") {
-            found = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    found
 }
 
 fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
@@ -583,14 +444,14 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             continue;
         }
         let lookups = gathers(op);
-        let rows = if lookups
-            && !gathers_only_from_byte_tables(op)
-            && !gathers_at_table_indices(op)
-            && !gathers_rows(op)
-        {
-            None
+        let tables = !lookups || gathers_only_from_byte_tables(op) || gathers_at_table_indices(op);
+        let rows = if tables || gathers_rows(op) {
+            // Rows of a table only whole vectors: upstream's vectorizer builds a masked
+            // row read with a mask of the wrong rank (an embedding 100 wide failed to
+            // compile).
+            row_tiling(op, lookups, nested).filter(|rows| tables || rows.masked.is_none())
         } else {
-            row_tiling(op, lookups, nested)
+            None
         };
         let rows = rows.or_else(|| transposed_blocks(op, lookups));
         let split = thread_split(op, threads, rows.as_ref()).filter(|_| !nested);

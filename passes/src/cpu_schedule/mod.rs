@@ -16,6 +16,7 @@
 //! ([`crate::framework::apply_transform_script`]).
 
 pub mod elementwise;
+mod gathers;
 mod kernel_groups;
 pub mod masked_reductions;
 pub mod pack_weights;

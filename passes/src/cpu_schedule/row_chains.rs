@@ -18,13 +18,19 @@
 //! place), rows holding less than [`MIN_BYTES`] in all, a chain without a reduction, a
 //! member whose result has a user outside the chain (it would be computed twice), a
 //! read of a member that is not by row, a member whose init is not an empty tensor (or
-//! its fill), dynamic shapes, and rows no vector schedule fits (a prime length above
-//! [`PIECE`], a masked row of other types than f32).
+//! its fill), a member reading tables or a reduction with a position-dependent or
+//! selecting payload (arg-max), dynamic shapes, and rows no vector schedule fits
+//! (masked rows of other types than f32, or shorter than 16).
 
-use super::elementwise::{loop_extents, map_dims, maskable, parallel_iterators};
+use super::elementwise::{
+    dividing_piece, loop_extents, map_dims, maskable, parallel_iterators, plain_reduction,
+};
+use super::gathers::gathers;
 use super::list;
 use crate::quantization::ir::{operand, producer, result, users};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, ValueLike};
+use melior::ir::{
+    operation::OperationLike, BlockLike, OperationRef, RegionLike, ShapedTypeLike, ValueLike,
+};
 use std::fmt::Write;
 
 /// The longest piece of a row one vector holds: 4 AVX-512 registers, so that the
@@ -49,11 +55,11 @@ pub(super) struct RowChain<'c, 'a> {
     ops: Vec<OperationRef<'c, 'a>>,
     /// For each op: `None` for an init fill, else whether it reduces along the row.
     kinds: Vec<Option<bool>>,
+    /// Each op's position in the block.
+    positions: Vec<usize>,
     loops: usize,
-    /// The piece the innermost loop is tiled into (0: the whole row).
-    piece: i64,
-    /// The vector size of a piece when it is masked.
-    lanes: Option<i64>,
+    /// How each row is vectorized.
+    vectors: RowVectors,
 }
 
 /// The row shape of a generic that may join a chain: (outer extents, innermost extent,
@@ -73,6 +79,12 @@ fn row_shape(op: OperationRef) -> Option<(Vec<i64>, i64, bool)> {
     }
     let extents = loop_extents(op, &dims, loops)?;
     let reduces = !parallel[loops - 1];
+    // Tables read in the payload (no vector schedule here gathers), and reductions the
+    // vectorizer cannot split into partial results (an arg-max's index and select, a
+    // position-dependent payload: `linalg.index` restarts in every piece).
+    if gathers(op) || (reduces && !plain_reduction(op)) {
+        return None;
+    }
     // The result: the whole iteration space, or its rows' statistics.
     let output: Vec<usize> = (0..loops - usize::from(reduces)).collect();
     if dims.last()? != &output {
@@ -210,41 +222,43 @@ fn chain_from<'c, 'a>(
     Some((members, fills))
 }
 
-/// How the rows of `innermost` elements are vectorized for the generics `members`:
-/// (piece, masked lanes).
-fn row_vectors(members: &[OperationRef], innermost: i64) -> Option<(i64, Option<i64>)> {
-    let longest = PIECE;
+/// How a row is vectorized: `main` elements in unmasked pieces of `piece` (0: in one
+/// vector), then, when 8 does not divide the row, the `tail` left after them as one
+/// masked vector of `tail_lanes` (Whisper's 1500 frames: 23 pieces of 64, then 28 in
+/// 32 lanes; masked pieces of 60 all along the row ran 2x slower, their stores
+/// crossing cache lines).
+#[derive(Clone, Copy)]
+struct RowVectors {
+    main: i64,
+    piece: i64,
+    tail_lanes: i64,
+}
+
+/// The vector schedule of rows of `innermost` elements for the generics `members`.
+fn row_vectors(members: &[OperationRef], innermost: i64) -> Option<RowVectors> {
     if innermost % 8 == 0 {
-        if innermost <= longest {
-            return Some((0, None));
-        }
-        // The longest multiple of 16 (else 8) of at most `longest` that divides the row.
-        let piece = [16, 8].into_iter().find_map(|unit| {
-            (1..=longest / unit)
-                .rev()
-                .map(|k| k * unit)
-                .find(|piece| innermost % piece == 0)
-        })?;
-        return Some((piece, None));
+        // Whole, or the longest multiple of 16 (else 8) of at most PIECE dividing it.
+        let piece = if innermost <= PIECE {
+            0
+        } else {
+            dividing_piece(innermost, PIECE)?
+        };
+        return Some(RowVectors {
+            main: innermost,
+            piece,
+            tail_lanes: 0,
+        });
     }
     if innermost < 16 || !members.iter().all(|m| maskable(*m)) {
         return None;
     }
-    let (piece, lanes) = masked_piece(innermost, longest)?;
-    Some((piece, Some(lanes)))
-}
-
-/// The equal pieces a row of `innermost` elements (8 not dividing it) is cut into, as
-/// (piece, its lanes rounded up to 16): the division into the fewest lanes in all, then
-/// into the fewest pieces, among pieces of 16 to `longest` elements (Whisper's 1500
-/// audio frames: 25 pieces of 60 in 64 lanes); none when no such piece divides the row
-/// (a prime length: the chain is refused).
-fn masked_piece(innermost: i64, longest: i64) -> Option<(i64, i64)> {
-    (16..=longest)
-        .rev()
-        .filter(|piece| innermost % piece == 0)
-        .map(|piece| (piece, (piece + 15) / 16 * 16))
-        .min_by_key(|(piece, lanes)| (innermost / piece * lanes, innermost / piece))
+    let main = innermost / PIECE * PIECE;
+    let tail = innermost - main;
+    Some(RowVectors {
+        main,
+        piece: if main > PIECE { PIECE } else { 0 },
+        tail_lanes: (tail + 15) / 16 * 16,
+    })
 }
 
 /// Replaces every top-level `tensor.reshape` to its own type (a softmax's row
@@ -260,7 +274,13 @@ pub(super) fn forward_identity_reshapes(block: melior::ir::BlockRef) {
         let (Some(source), Some(reshaped)) = (operand(op, 0), result(op, 0)) else {
             continue;
         };
-        if source.r#type() == reshaped.r#type() {
+        // Static shapes only: two dynamic dimensions of one type may be swapped.
+        let is_static =
+            melior::ir::r#type::RankedTensorType::try_from(source.r#type()).is_ok_and(|t| {
+                (0..t.rank())
+                    .all(|d| matches!(t.dim_size(d), Ok(melior::ir::r#type::DimSize::Static(_))))
+            });
+        if is_static && source.r#type() == reshaped.r#type() {
             // SAFETY: both values are live and of one type; uses move to the source,
             // which dominates them (it is the reshape's operand); the reshape, then
             // unused, is detached and destroyed (the walk already holds the next op).
@@ -307,7 +327,7 @@ pub(super) fn find<'c, 'a>(
         if outer.iter().product::<i64>() * innermost * 4 < MIN_BYTES {
             continue;
         }
-        let Some((piece, lanes)) = row_vectors(&ops, innermost) else {
+        let Some(vectors) = row_vectors(&ops, innermost) else {
             continue;
         };
         let steps = ops.len();
@@ -316,25 +336,39 @@ pub(super) fn find<'c, 'a>(
                 .into_iter()
                 .map(|(consumer, fill)| own_fill(consumer, fill)),
         );
-        let loops = parallel_iterators(*last).map_or(0, |p| p.len());
-        let mut ordered: Vec<(usize, bool, OperationRef)> = ops
-            .into_iter()
-            .enumerate()
-            .map(|(i, op)| (block_position(op), i >= steps, op))
-            .collect();
-        ordered.sort_by_key(|(position, _, _)| *position);
-        let kinds = ordered
+        let kinds = ops
             .iter()
-            .map(|(_, init, op)| (!init).then(|| row_shape(*op).is_some_and(|s| s.2)))
+            .enumerate()
+            .map(|(i, op)| (i < steps).then(|| row_shape(*op).is_some_and(|s| s.2)))
             .collect();
-        let ops = ordered.into_iter().map(|(_, _, op)| op).collect();
         chains.push(RowChain {
             kinds,
             ops,
-            loops,
-            piece,
-            lanes,
+            positions: Vec::new(),
+            loops: parallel_iterators(*last).map_or(0, |p| p.len()),
+            vectors,
         });
+    }
+    // Each chain's ops in block order (one walk of the block, after the fills' copies).
+    if let Some(block) = chains.first().and_then(|c| c.ops[0].block()) {
+        let mut positions = std::collections::HashMap::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            positions.insert(op.to_raw().ptr as usize, positions.len());
+            next = op.next_in_block();
+        }
+        for chain in &mut chains {
+            let mut ordered: Vec<(usize, Option<bool>, OperationRef)> = chain
+                .ops
+                .iter()
+                .zip(&chain.kinds)
+                .map(|(op, kind)| (positions[&(op.to_raw().ptr as usize)], *kind, *op))
+                .collect();
+            ordered.sort_by_key(|(position, _, _)| *position);
+            chain.positions = ordered.iter().map(|(p, _, _)| *p).collect();
+            chain.kinds = ordered.iter().map(|(_, k, _)| *k).collect();
+            chain.ops = ordered.into_iter().map(|(_, _, op)| op).collect();
+        }
     }
     for chain in &chains {
         for op in &chain.ops {
@@ -348,20 +382,6 @@ pub(super) fn find<'c, 'a>(
     chains
 }
 
-/// The position of `op` in its block.
-fn block_position(op: OperationRef) -> usize {
-    let mut position = 0;
-    let mut next = op.block().and_then(|block| block.first_operation());
-    while let Some(current) = next {
-        if current.to_raw().ptr == op.to_raw().ptr {
-            break;
-        }
-        position += 1;
-        next = current.next_in_block();
-    }
-    position
-}
-
 /// Script lines fusing each chain into a row loop and vectorizing its rows; whether any
 /// row is masked (its reductions then need unmasking).
 pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
@@ -373,8 +393,8 @@ pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
     // Handles in block order (the order of a pre-order walk of the function).
     let mut tagged: Vec<(usize, usize, usize)> = Vec::new();
     for (c, chain) in chains.iter().enumerate() {
-        for (m, op) in chain.ops.iter().enumerate() {
-            tagged.push((block_position(*op), c, m));
+        for m in 0..chain.ops.len() {
+            tagged.push((chain.positions[m], c, m));
         }
     }
     tagged.sort();
@@ -413,57 +433,68 @@ pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
             script,
             "    transform.apply_patterns to {containing} {{\n      transform.apply_patterns.tensor.fold_tensor_empty\n    }} : {any}"
         );
-        let vector_sizes = chain.lanes.map_or_else(String::new, |lanes| {
-            let mut sizes = vec![1; chain.loops];
-            sizes[chain.loops - 1] = lanes;
-            format!(" vector_sizes [{}]", list(&sizes))
-        });
+        let vectors = chain.vectors;
+        let last_dim = chain.loops - 1;
         let mut pieces = vec![0; chain.loops];
-        pieces[chain.loops - 1] = chain.piece;
-        for (kind, reduces) in [("map", false), ("reduce", true)] {
-            let steps: Vec<&str> = handles
-                .iter()
-                .zip(&chain.kinds)
-                .filter(|(_, k)| **k == Some(reduces))
-                .map(|(handle, _)| handle.as_str())
-                .collect();
-            let name = format!("%chain{c}_{kind}");
-            let _ = writeln!(
-                script,
-                "    {name} = transform.merge_handles {} : {any}",
-                steps.join(", ")
-            );
-            let mut targets = vec![name.clone()];
-            if chain.piece != 0 && reduces {
+        pieces[last_dim] = vectors.piece;
+        let mut tail_sizes = vec![1; chain.loops];
+        tail_sizes[last_dim] = vectors.tail_lanes;
+        for (m, handle) in handles.iter().enumerate() {
+            let Some(reduces) = chain.kinds[m] else {
+                continue;
+            };
+            let step = format!("%chain{c}_step{m}");
+            let mut main = handle.clone();
+            if vectors.tail_lanes != 0 && vectors.main != 0 {
+                // The whole pieces, then the tail (a reduction's tail starts from the
+                // pieces' result).
+                let _ = writeln!(
+                    script,
+                    "    {step}_parts = transform.structured.split {handle} after {} {{dimension = {last_dim}}} : {any}\n    {step}_main, {step}_tail = transform.split_handle {step}_parts : ({any}) -> ({any}, {any})\n    transform.structured.vectorize {step}_tail vector_sizes [{}] : {any}",
+                    vectors.main,
+                    list(&tail_sizes)
+                );
+                main = format!("{step}_main");
+            } else if vectors.tail_lanes != 0 {
+                // A short row: one masked vector.
+                let _ = writeln!(
+                    script,
+                    "    transform.structured.vectorize {handle} vector_sizes [{}] : {any}",
+                    list(&tail_sizes)
+                );
+                continue;
+            }
+            let mut targets = vec![main.clone()];
+            if vectors.piece != 0 && reduces {
                 // A reduction in pieces: each piece folds into a piece-wide vector of
                 // partial results, reduced to one value once per row.
                 let _ = writeln!(
                     script,
-                    "    {name}_init, {name}_partial, {name}_combine, {name}_loop = transform.structured.tile_reduction_using_for {name} by tile_sizes = [{}] : ({any}) -> ({any}, {any}, {any}, {any})",
+                    "    {step}_init, {step}_partial, {step}_combine, {step}_loop = transform.structured.tile_reduction_using_for {main} by tile_sizes = [{}] : ({any}) -> ({any}, {any}, {any}, {any})",
                     list(&pieces)
                 );
                 targets = vec![
-                    format!("{name}_init"),
-                    format!("{name}_partial"),
-                    format!("{name}_combine"),
+                    format!("{step}_init"),
+                    format!("{step}_partial"),
+                    format!("{step}_combine"),
                 ];
-            } else if chain.piece != 0 {
+            } else if vectors.piece != 0 {
                 let _ = writeln!(
                     script,
-                    "    {name}_pieces, {name}_loop = transform.structured.tile_using_for {name} tile_sizes [{}] : ({any}) -> ({any}, {any})",
+                    "    {step}_pieces, {step}_loop = transform.structured.tile_using_for {main} tile_sizes [{}] : ({any}) -> ({any}, {any})",
                     list(&pieces)
                 );
-                targets = vec![format!("{name}_pieces")];
+                targets = vec![format!("{step}_pieces")];
             }
             for target in targets {
                 let _ = writeln!(
                     script,
-                    "    transform.structured.vectorize {target}{vector_sizes} : {any}"
+                    "    transform.structured.vectorize {target} : {any}"
                 );
             }
         }
     }
-    chains.iter().any(|c| c.lanes.is_some())
+    chains.iter().any(|c| c.vectors.tail_lanes != 0)
 }
 
 /// Script lines fusing every op of chain `c` but the `last` generic into `containing`,

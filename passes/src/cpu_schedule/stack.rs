@@ -129,7 +129,7 @@ pub(super) fn is_epilogue(user: OperationRef, result: Value) -> bool {
         && reads_result_elementwise
         && !reads_output(user)
         && !reads_booleans
-        && !super::elementwise::gathers(user)
+        && !super::gathers::gathers(user)
 }
 
 /// Each operand of the epilogue `user` that a `linalg.broadcast` makes is replaced by

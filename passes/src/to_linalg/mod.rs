@@ -30,6 +30,7 @@ pub mod padded_contraction;
 pub mod quantization;
 pub mod quantized_contraction;
 pub mod quantized_elementwise;
+pub mod reductions;
 pub mod remainder_and_shifts;
 pub mod resize;
 mod resize_separable;
