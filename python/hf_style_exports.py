@@ -9,7 +9,8 @@ codebases export and the CNN exports do not:
   with finfo.min, the tanh GELU written out, tied embeddings;
 - t5: relative position buckets computed in the graph (abs, log, casts, min, where),
   an Embedding of them as the attention bias, RMSNorm, gated GELU, no biases;
-- whisper: Conv1d front end with GELU, sinusoidal positions, pre-norm layers;
+- whisper: sequence_models.py's Whisper-shaped encoder at width 128, 2 layers, on
+  any number of frames up to 100 (its positions sliced to the sequence);
 - wav2vec2: a strided Conv1d feature extractor with GroupNorm, LayerNorm, and the
   weight-normed grouped positional convolution;
 - distilbert: scores masked with masked_fill(-inf) (opset 14), fully masked rows NaN;
@@ -47,6 +48,7 @@ def modules():
     """The torch modules, by name (imported only by the exporting interpreter)."""
     import torch
     import torch.nn.functional as F
+    from sequence_models import WhisperEncoder
     from torch import nn
 
     class GPT2Attention(nn.Module):
@@ -163,26 +165,6 @@ def modules():
                 x = x + self.wo[i](F.gelu(self.wi0[i](y), approximate="tanh") * self.wi1[i](y))
             return self.final(x)
 
-    class Whisper(nn.Module):
-        def __init__(self, width=128, heads=4, layers=2, positions=50):
-            super().__init__()
-            self.conv1 = nn.Conv1d(80, width, 3, padding=1)
-            self.conv2 = nn.Conv1d(width, width, 3, stride=2, padding=1)
-            steps = torch.exp(-math.log(10000) * torch.arange(width // 2) / (width // 2 - 1))
-            angles = torch.arange(positions)[:, None] * steps[None]
-            self.register_buffer("positions", torch.cat([torch.sin(angles), torch.cos(angles)], 1))
-            self.layers = nn.ModuleList(
-                nn.TransformerEncoderLayer(width, heads, 4 * width, 0.0, activation="gelu",
-                                           batch_first=True, norm_first=True) for _ in range(layers))
-            self.norm = nn.LayerNorm(width)
-
-        def forward(self, mel):
-            x = F.gelu(self.conv2(F.gelu(self.conv1(mel)))).permute(0, 2, 1)
-            x = x + self.positions[: x.shape[1]]
-            for layer in self.layers:
-                x = layer(x)
-            return self.norm(x)
-
     class Wav2Vec2(nn.Module):
         def __init__(self, width=64):
             super().__init__()
@@ -213,7 +195,8 @@ def modules():
             w = F.softmax(scores.masked_fill(masked, float("-inf")), -1)
             return self.o((w @ v).transpose(1, 2).reshape(b, t, self.width))
 
-    return {"gpt2": GPT2, "t5": T5, "whisper": Whisper, "wav2vec2": Wav2Vec2, "distilbert": DistilBERT,
+    return {"gpt2": GPT2, "t5": T5, "wav2vec2": Wav2Vec2, "distilbert": DistilBERT,
+            "whisper": lambda: WhisperEncoder(width=128, heads=4, layers=2, positions=50),
             "gpt2_large": lambda: GPT2(vocab=5000, width=768, heads=12),
             "t5_large": lambda: T5(vocab=5000, width=512, heads=8)}
 

@@ -109,7 +109,7 @@ class WhisperEncoder(nn.Module):
     def forward(self, mel):
         x = nn.functional.gelu(self.conv1(mel))
         x = nn.functional.gelu(self.conv2(x)).permute(0, 2, 1)
-        return self.norm(self.layers(x + self.positions))
+        return self.norm(self.layers(x + self.positions[: x.shape[1]]))
 
 
 SEQUENCE_MODELS = {
