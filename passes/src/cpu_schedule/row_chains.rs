@@ -9,9 +9,9 @@
 //! are fused into the row loop one by one (`fuse_into_containing_op`, a CSE between
 //! steps so an op read twice per row is computed once), so a row is read from memory
 //! once and stays in L1 through every step. Each step in the loop is then vectorized in
-//! pieces of at most [`PIECE`] elements (masked when 8 does not divide them); a
-//! reduction folds its pieces into a piece-wide vector of partial results
-//! (`tile_reduction_using_for`), reduced to one value once per row.
+//! pieces of at most [`PIECE`] elements ([`RowVectors`]: a row that 8 does not divide
+//! ends in one masked vector); a reduction folds its pieces into a piece-wide vector of
+//! partial results (`tile_reduction_using_for`), reduced to one value once per row.
 //!
 //! Refused (the ops are scheduled one by one): more than one thread (each thread would
 //! need a row buffer of its own inside the loop, which the static memory plan cannot
@@ -50,7 +50,8 @@ const MIN_BYTES: i64 = 16 << 20;
 const TAG: &str = "glow.row_chain";
 
 /// One chain: its ops in block order (the generics and their init fills; the last is
-/// the chain's result, which every other op precedes), its loop count, and how each row is vectorized.
+/// the chain's result, which every other op precedes), its loop count, and how each
+/// row is vectorized.
 pub(super) struct RowChain<'c, 'a> {
     ops: Vec<OperationRef<'c, 'a>>,
     /// For each op: `None` for an init fill, else whether it reduces along the row.
