@@ -166,6 +166,28 @@ def times(model, feeds, binary, repeat):
     return glow, median_ms(lambda: session.run(None, feeds), repeat)
 
 
+def check_case(name, model, feeds, binary, repeat=None, widths=(22, 40)):
+    """One case: glow-run on `feeds` against onnxruntime and, with `repeat`, same-run
+    one-thread times. Returns (the printed line, 1 if it failed else 0)."""
+    shape = " ".join(f"{n}={'x'.join(map(str, v.shape))}" for n, v in feeds.items())
+    head = f"{name:{widths[0]}s} {shape:{widths[1]}s}"
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            worst = compare(model, feeds, binary, pathlib.Path(scratch))
+        except SystemExit as failure:
+            return f"{head} glow-run failed: {failure}", 1
+    line, failed = f"{head} max error / max |output| {worst:.1e}", 0
+    if worst > 1e-4:
+        line, failed = line + "  MISMATCH", 1
+    if repeat:
+        try:
+            glow, onnxruntime = times(model, feeds, binary, repeat)
+            line += f"  glow {glow:.3f} ms, onnxruntime {onnxruntime:.3f} ms ({glow / onnxruntime:.2f})"
+        except SystemExit as failure:
+            line, failed = line + f"  timing failed: {failure}", 1
+    return line, failed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="*", help=f"default: all of {', '.join(ALL)}")
@@ -192,25 +214,9 @@ def main():
         exported = dict(np.load(model.with_suffix(".inputs.npz")))
         cases = [exported] + [other_feeds(shapes, rng) for shapes in DYNAMIC.get(name, [])]
         for feeds in cases:
-            shape = " ".join(f"{n}={'x'.join(map(str, v.shape))}" for n, v in feeds.items())
-            with tempfile.TemporaryDirectory() as scratch:
-                try:
-                    worst = compare(model, feeds, binary, pathlib.Path(scratch))
-                except SystemExit as failure:
-                    print(f"{name:22s} {shape:40s} glow-run failed: {failure}")
-                    failures += 1
-                    continue
-            line = f"{name:22s} {shape:40s} max error / max |output| {worst:.1e}"
-            if worst > 1e-4:
-                line += "  MISMATCH"
-                failures += 1
-            if arguments.time and feeds is exported:
-                try:
-                    glow, onnxruntime = times(model, feeds, binary, arguments.repeat)
-                    line += f"  glow {glow:.2f} ms, onnxruntime {onnxruntime:.2f} ms ({glow / onnxruntime:.2f})"
-                except SystemExit as failure:
-                    line += f"  timing failed: {failure}"
-                    failures += 1
+            line, failed = check_case(name, model, feeds, binary,
+                                      arguments.repeat if arguments.time and feeds is exported else None)
+            failures += failed
             print(line, flush=True)
     if failures:
         raise SystemExit(f"{failures} failures")

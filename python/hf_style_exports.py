@@ -24,7 +24,6 @@ import math
 import pathlib
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -243,7 +242,7 @@ def main():
         return
     sys.path.insert(0, str(pathlib.Path(__file__).parent))
     from benchmark import cpu_description, torch_python
-    from dynamo_exports import compare, times
+    from dynamo_exports import check_case
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="*", help=f"default: all of {', '.join(CASES)}")
@@ -271,22 +270,9 @@ def main():
             continue
         names, shapes, second = CASES[name]
         for case in [shapes] + ([second] if second else []):
-            values = feeds(names, case, rng)
-            shape = " ".join(f"{n}={'x'.join(map(str, v.shape))}" for n, v in values.items())
-            with tempfile.TemporaryDirectory() as scratch:
-                try:
-                    worst = compare(model, values, binary, pathlib.Path(scratch))
-                except SystemExit as failure:
-                    print(f"{name:12s} {shape:60s} glow-run failed: {failure}")
-                    failures += 1
-                    continue
-            line = f"{name:12s} {shape:60s} max error / max |output| {worst:.1e}"
-            if worst > 1e-4:
-                line += "  MISMATCH"
-                failures += 1
-            if arguments.time:
-                glow, onnxruntime = times(model, values, binary, arguments.repeat)
-                line += f"  glow {glow:.3f} ms, onnxruntime {onnxruntime:.3f} ms ({glow / onnxruntime:.2f})"
+            line, failed = check_case(name, model, feeds(names, case, rng), binary,
+                                      arguments.repeat if arguments.time else None, (12, 60))
+            failures += failed
             print(line, flush=True)
     if failures:
         raise SystemExit(f"{failures} failures")

@@ -111,17 +111,18 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     Ok(())
 }
 
-/// Makes operand `index` of `owner` read a copy of the `empty` op it reads, created
-/// just before `owner`.
-fn read_copy(empty: MlirOperation, owner: MlirOperation, index: isize) {
-    // SAFETY: a clone of a live op (its size operands dominate the original, which
-    // dominates `owner`), inserted just before `owner` in its block; the owner's operand
-    // then reads the clone's result, of the same type.
+/// Makes operand `index` of `owner` read a copy of the op `empty` it reads (a
+/// `tensor.empty`, or a fill of one), created just before `owner`; returns the copy.
+pub(crate) fn read_copy(empty: MlirOperation, owner: MlirOperation, index: isize) -> MlirOperation {
+    // SAFETY: a clone of a live op (its operands dominate the original, which dominates
+    // `owner`), inserted just before `owner` in its block; the owner's operand then
+    // reads the clone's result, of the same type.
     unsafe {
         let block = mlir_sys::mlirOperationGetBlock(owner);
         let clone = mlir_sys::mlirOperationClone(empty);
         mlir_sys::mlirBlockInsertOwnedOperationBefore(block, owner, clone);
         mlir_sys::mlirOperationSetOperand(owner, index, mlir_sys::mlirOperationGetResult(clone, 0));
+        clone
     }
 }
 

@@ -28,9 +28,7 @@ use super::elementwise::{
 use super::gathers::gathers;
 use super::list;
 use crate::quantization::ir::{operand, producer, result, users};
-use melior::ir::{
-    operation::OperationLike, BlockLike, OperationRef, RegionLike, ShapedTypeLike, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ShapedTypeLike, ValueLike};
 use std::fmt::Write;
 
 /// The longest piece of a row one vector holds: 4 AVX-512 registers, so that the
@@ -94,30 +92,10 @@ fn row_shape(op: OperationRef) -> Option<(Vec<i64>, i64, bool)> {
     Some((extents[..loops - 1].to_vec(), extents[loops - 1], reduces))
 }
 
-/// Whether `op` fills an empty tensor with one value: `linalg.fill`, or the generic
-/// `glow-generalize-elementwise` makes of it (no input, a body yielding a value from
-/// outside).
+/// Whether `op` fills an empty tensor with one value (`linalg.fill`, or its generic
+/// form).
 fn is_fill(op: OperationRef) -> bool {
-    let name = op.name();
-    let fills = match name.as_string_ref().as_str() {
-        Ok("linalg.fill") => true,
-        Ok("linalg.generic") if op.operand_count() == 1 => op
-            .region(0)
-            .ok()
-            .and_then(|region| region.first_block())
-            .and_then(|body| {
-                let yield_op = body.first_operation()?;
-                let value = operand(yield_op, 0)?;
-                Some(
-                    yield_op.name().as_string_ref().as_str() == Ok("linalg.yield")
-                        && !crate::framework::values::block_argument(value)
-                            .is_some_and(|argument| argument.owner() == body),
-                )
-            })
-            .unwrap_or(false),
-        _ => false,
-    };
-    fills
+    crate::framework::structured::filled_value(op).is_some()
         && operand(op, op.operand_count() - 1)
             .and_then(producer)
             .is_some_and(|empty| empty.name().as_string_ref().as_str() == Ok("tensor.empty"))
@@ -144,21 +122,10 @@ fn own_fill<'c, 'a>(
     if users(result(fill, 0).expect("a fill has a result")).len() < 2 {
         return fill;
     }
-    let index = consumer.operand_count() - 1;
-    // SAFETY: a clone of a live op whose operands dominate `consumer`, inserted just
-    // before it in its block; the consumer's init then reads the clone's result, of
-    // the same type.
-    unsafe {
-        let block = mlir_sys::mlirOperationGetBlock(consumer.to_raw());
-        let clone = mlir_sys::mlirOperationClone(fill.to_raw());
-        mlir_sys::mlirBlockInsertOwnedOperationBefore(block, consumer.to_raw(), clone);
-        mlir_sys::mlirOperationSetOperand(
-            consumer.to_raw(),
-            index as isize,
-            mlir_sys::mlirOperationGetResult(clone, 0),
-        );
-        OperationRef::from_raw(clone)
-    }
+    let index = (consumer.operand_count() - 1) as isize;
+    let clone = crate::distinct_empties::read_copy(fill.to_raw(), consumer.to_raw(), index);
+    // SAFETY: the copy is a live op in the consumer's block.
+    unsafe { OperationRef::from_raw(clone) }
 }
 
 /// The generics of a chain ending at `last` (a parallel generic), and the members whose

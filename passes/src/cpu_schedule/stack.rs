@@ -114,9 +114,9 @@ pub(super) fn is_epilogue(user: OperationRef, result: Value) -> bool {
     let reads_result_elementwise = (0..inputs)
         .filter(|i| operand(user, *i) == Some(result))
         .all(identity);
-    // Booleans are bytes in memory but bits in a vector: a vector load or store of
-    // `i1` would read or write them packed (a miscompile), so epilogues reading or
-    // writing them stay scalar.
+    // Booleans are bytes in memory but bits in a vector: vector accesses of `i1` are
+    // right only once `glow-byte-bools` rewrites them to bytes, which has not been
+    // checked inside a register tile, so epilogues reading or writing them stay scalar.
     let reads_booleans = (0..=inputs).any(|i| {
         operand(user, i)
             .and_then(tensor_info)

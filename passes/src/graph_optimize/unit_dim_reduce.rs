@@ -101,7 +101,8 @@ fn rewrite<'c>(
             moved_axes.push(d as i64);
         }
     }
-    // Reducing unit axes only, or the whole tensor, is left as it is.
+    // Reducing unit axes only is left as it is, and so is reducing every axis of a
+    // source without unit dimensions (the reshape only adds some).
     if moved_axes.is_empty() || moved_axes.len() == source_shape.len() {
         return false;
     }

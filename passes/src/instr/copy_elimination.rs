@@ -20,9 +20,7 @@ use super::buffers::{
 use crate::framework::{structured::named_op, PassDefinition, PassOptions};
 use melior::{
     dialect::DialectHandle,
-    ir::{
-        operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
-    },
+    ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, Value, ValueLike},
 };
 
 /// The pass definition registered as `glow-instr-copy-elimination`.
@@ -49,34 +47,6 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
     Ok(())
 }
 
-/// The value a fill writes into every element of its output, if `op` is one.
-fn filled_value<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
-    match name_of(op).as_str() {
-        "linalg.fill" => op.operand(0).ok(),
-        "linalg.generic" => {
-            if op.operand_count() != 1 || op.result_count() != 0 {
-                return None;
-            }
-            let region = op.region(0).ok()?;
-            let body = region.first_block()?;
-            let terminator = body.terminator()?;
-            let yielded = terminator.operand(0).ok()?;
-            // Defined outside the generic: not one of its block arguments or ops.
-            // SAFETY: queries on live values and ops.
-            let outside = unsafe {
-                if mlir_sys::mlirValueIsABlockArgument(yielded.to_raw()) {
-                    mlir_sys::mlirBlockArgumentGetOwner(yielded.to_raw()).ptr != body.to_raw().ptr
-                } else {
-                    let owner = mlir_sys::mlirOpResultGetOwner(yielded.to_raw());
-                    mlir_sys::mlirOperationGetBlock(owner).ptr != body.to_raw().ptr
-                }
-            };
-            outside.then_some(yielded)
-        }
-        _ => None,
-    }
-}
-
 fn copy_of_splat(block: BlockRef, copy: OperationRef) -> bool {
     let (Ok(destination), Ok(source)) = (copy.operand(0), copy.operand(1)) else {
         return false;
@@ -100,7 +70,7 @@ fn copy_of_splat(block: BlockRef, copy: OperationRef) -> bool {
     if top_level.ops[fill_at].to_raw().ptr != writer.owner.to_raw().ptr || fill_at > copy_at {
         return false;
     }
-    let Some(value) = filled_value(writer.owner) else {
+    let Some(value) = crate::framework::structured::filled_value(writer.owner) else {
         return false;
     };
     let context = copy.context();
