@@ -1,6 +1,7 @@
 // glow-lower-row-reductions: a float multi_reduction over one row (every kept axis of
 // size 1) becomes 16-lane pieces combined pairwise, one vector.reduction and the
-// accumulator combined last; sums reassociate. Column reductions, several rows, integer
+// accumulator combined last; sums reassociate, and minima and maxima halve the last 16
+// lanes down to one first (8, 4, 2, 1: a tree, where LLVM folds lane by lane). Column reductions, several rows, integer
 // kinds and masked reductions keep upstream's lowering.
 // RUN: glow-opt %s --glow-lower-row-reductions | FileCheck %s
 
@@ -14,7 +15,13 @@
 // CHECK-DAG: %[[M01:.*]] = arith.maximumf %[[P0]], %[[P1]] : vector<16xf32>
 // CHECK-DAG: %[[M23:.*]] = arith.maximumf %[[P2]], %[[P3]] : vector<16xf32>
 // CHECK: %[[M:.*]] = arith.maximumf %[[M01]], %[[M23]] : vector<16xf32>
-// CHECK: %[[R:.*]] = vector.reduction <maximumf>, %[[M]] : vector<16xf32> into f32
+// CHECK-DAG: %[[L8:.*]] = vector.extract_strided_slice %[[M]] {offsets = [0], sizes = [8], strides = [1]}
+// CHECK-DAG: %[[H8:.*]] = vector.extract_strided_slice %[[M]] {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[M8:.*]] = arith.maximumf %[[L8]], %[[H8]] : vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4xf32>
+// CHECK: arith.maximumf {{.*}} : vector<2xf32>
+// CHECK: %[[M1:.*]] = arith.maximumf {{.*}} : vector<1xf32>
+// CHECK: %[[R:.*]] = vector.reduction <maximumf>, %[[M1]] : vector<1xf32> into f32
 // CHECK: %[[S:.*]] = vector.broadcast %[[R]] : f32 to vector<1x1xf32>
 // CHECK: %[[OUT:.*]] = arith.maximumf %[[S]], %[[ACC]] : vector<1x1xf32>
 // CHECK-NOT: vector.multi_reduction
@@ -33,6 +40,17 @@ func.func @row_max(%v: vector<1x1x64xf32>, %acc: vector<1x1xf32>) -> vector<1x1x
 // CHECK: arith.addf %[[R]], %[[ACC]] fastmath<reassoc> : f32
 func.func @row_sum(%v: vector<24xf32>, %acc: f32) -> f32 {
   %0 = vector.multi_reduction <add>, %v, %acc [0] : vector<24xf32> to f32
+  return %0 : f32
+}
+
+// A minimum over 24 lanes halves while it can (12, 6, 3), then reduces the last 3.
+// CHECK-LABEL: func.func @row_min
+// CHECK: arith.minnumf {{.*}} : vector<12xf32>
+// CHECK: arith.minnumf {{.*}} : vector<6xf32>
+// CHECK: arith.minnumf {{.*}} : vector<3xf32>
+// CHECK: vector.reduction <minnumf>, {{.*}} : vector<3xf32> into f32
+func.func @row_min(%v: vector<24xf32>, %acc: f32) -> f32 {
+  %0 = vector.multi_reduction <minnumf>, %v, %acc [0] : vector<24xf32> to f32
   return %0 : f32
 }
 

@@ -4,6 +4,8 @@
 //! ReduceMax over the innermost axis) becomes a tree: the row's 16-lane pieces are
 //! combined elementwise pairwise, then one `vector.reduction` (reassociating for add and
 //! mul) folds the last 16 lanes, and the accumulator is combined once at the end.
+//! Minima and maxima halve the last 16 lanes down to one instead (a tree: LLVM reduces
+//! them lane by lane).
 //!
 //! Upstream's multi-reduction lowering that the pipeline uses (inner-parallel, right for
 //! column reductions and VNNI's 4-lane sums) turns such a row into a chain of N scalar
@@ -192,9 +194,43 @@ fn lower<'c>(
                 .collect();
         }
     }
+    // Minima and maxima, which LLVM folds lane by lane in one serial chain (a NaN
+    // check per lane for maxnumf: about 150 cycles of latency per row, as much as the
+    // exponentials of a 300-wide softmax row), keep halving: 16 -> 8 -> 4 -> 2 -> 1
+    // lanes, exact in any order.
+    let mut last = pieces[0];
+    let mut width = if pieces.len() == 1 && length % LANES != 0 {
+        length
+    } else {
+        length.min(LANES)
+    };
+    while !reassociates && width > 1 && width % 2 == 0 {
+        let half = width / 2;
+        let slice = |offset: i64| {
+            let attribute = |text: String| Attribute::parse(context, &text).expect("valid");
+            e.op(
+                "vector.extract_strided_slice",
+                &[last],
+                &[
+                    ("offsets", attribute(format!("[{offset} : i64]"))),
+                    ("sizes", attribute(format!("[{half} : i64]"))),
+                    ("strides", attribute("[1 : i64]".into())),
+                ],
+                vector_type(&[half], element),
+            )
+        };
+        let (low, high) = (slice(0), slice(half));
+        last = e.op(
+            combine,
+            &[low, high],
+            &[("fastmath", fastmath)],
+            vector_type(&[half], element),
+        );
+        width = half;
+    }
     let scalar = e.op(
         "vector.reduction",
-        &[pieces[0]],
+        &[last],
         &[("kind", kind_attribute), ("fastmath", fastmath)],
         element,
     );
