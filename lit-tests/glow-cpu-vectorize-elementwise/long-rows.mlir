@@ -1,7 +1,10 @@
 // A reduction along the innermost axis alone, longer than one vectorized row (256), is
 // cut into 128-element pieces folded into the row's accumulator one after the other (a
 // layer norm's mean over 384 features); a reduction over an outer axis as well is left
-// as it is.
+// as it is. A long row that 128 does not divide runs in pieces of 64 folding into 64
+// partial results (448 = 7 x 64), and one that 8 does not divide ends in a masked
+// vector (1500 = 23 x 64 + 28 in 32 lanes), its reductions and the ops reading their
+// results alike (softmax op by op, below the row chains' 1 MB or on two threads).
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
 // CHECK-LABEL: func.func @mean_of_384
@@ -38,4 +41,57 @@ func.func @total_of_2x384(%x: tensor<2x384xf32>) -> tensor<f32> {
     linalg.yield %s : f32
   } -> tensor<f32>
   return %sum : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @max_of_448
+// CHECK: scf.for {{.*}} to %c448 step %c64{{.*}} -> ({{.*}}vector<1x64xf32>)
+// CHECK: arith.maxnumf {{.*}} : vector<1x64xf32>
+// CHECK: vector.multi_reduction <maxnumf>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK-NOT: linalg.generic
+func.func @max_of_448(%x: tensor<16x448xf32>) -> tensor<16xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x448xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  return %max : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @softmax_steps_of_1500
+// The maximum: 23 pieces of 64, then the last 28 in 32 masked lanes.
+// CHECK: scf.for {{.*}} to %c1472 step %c64{{.*}} -> ({{.*}}vector<1x64xf32>)
+// CHECK: vector.multi_reduction <maxnumf>, {{.*}} [1] : vector<1x64xf32> to vector<1xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x28xf32>, vector<1x32xf32>
+// CHECK: vector.multi_reduction <maxnumf>, {{.*}} : vector<1x32xf32> to vector<1xf32>
+// The exponentials read the maximum: the same pieces and tail.
+// CHECK: scf.for {{.*}} to %c1472 step %c64
+// CHECK: math.exp {{.*}} : vector<1x64xf32>
+// CHECK: math.exp {{.*}} : vector<1x32xf32>
+// CHECK-NOT: linalg.generic
+func.func @softmax_steps_of_1500(%x: tensor<8x1500xf32>) -> tensor<8x1500xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x1500xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8x1500xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<8x1500xf32>, tensor<8xf32>) outs(%e1 : tensor<8x1500xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<8x1500xf32>
+  return %exp : tensor<8x1500xf32>
 }

@@ -1,20 +1,21 @@
-// Row chains: a softmax whose rows hold at least 16 MB (half this machine's L3) runs
-// one row at a time on one thread: its max, exp, sum and divide fused into one row
+// Row chains: a softmax whose rows hold at least 1 MB runs one row at a time on one
+// thread: its max, exp, sum and divide fused into one row
 // loop (the max and sum read each row while it is in L1), each step vectorized in
 // pieces of 64 elements, the reductions folding their pieces into a 64-wide vector of
 // partial results reduced once per row, and the row's last 1500 mod 64 = 28 elements
 // one masked vector.
 // RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/tensor<6x1500x1500xf32>/; s/RETURNED/%%div : tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 // Refused: two threads (a row buffer per thread cannot be planned) and rows of 12 x
-// 128 x 128 (0.8 MB: every pass reads them back from cache as fast). An exp whose
-// result is also returned ends a chain of its own (max, exp): the sum and the divide,
-// which would compute it a second time, stay op by op.
+// 128 x 128 (0.8 MB: every pass reads them back from L2 as fast). An exp whose result
+// is also returned splits the softmax into two chains: (max, exp), which writes the exp
+// out whole, and (sum, divide), which reads it: nothing is computed twice.
 // RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/tensor<6x1500x1500xf32>/; s/RETURNED/%%div : tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s --check-prefix=REFUSED
 // RUN: sed -e 's/HxRxN/12x128x128/g; s/HxR/12x128/g; s/RESULTS/tensor<12x128x128xf32>/; s/RETURNED/%%div : tensor<12x128x128xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=REFUSED
 // RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/(tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>)/; s/RETURNED/%%div, %%exp : tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=PARTIAL
 // End to end, special values included (NaN, +-inf, -0, +-1e30 rows), through the
-// chain (6 x 1024 x 1024) and op by op (12 x 128 x 128), one and two threads: the
-// same outputs as onnxruntime.
+// chain (6 x 1024 x 1024, 4 x 300 x 300) and op by op (12 x 128 x 128; rows of 1500
+// and 448 in pieces, below 1 MB), one and two threads (no chains): the same outputs
+// as onnxruntime.
 // RUN: %python %S/Inputs/softmax_special.py %glow_bin %t | FileCheck %s --check-prefix=SAME
 
 // One row loop over 6 x 1500 rows; each row's exp in a row buffer of its own; the
@@ -47,11 +48,19 @@
 // PARTIAL: vector.multi_reduction <maxnumf>
 // PARTIAL: math.exp {{.*}} : vector<1x1x64xf32>
 // PARTIAL: math.exp {{.*}} : vector<1x1x32xf32>
-// PARTIAL-NOT: vector.multi_reduction <add>
-// PARTIAL: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
-// PARTIAL: arith.addf
+// PARTIAL: scf.for
+// PARTIAL: vector.multi_reduction <add>
+// PARTIAL: arith.divf {{.*}} : vector<1x1x64xf32>
+// PARTIAL-NOT: linalg.generic
+// PARTIAL: return
 
 // SAME: chain 1 thread: same as onnxruntime
 // SAME: chain 2 threads: same as onnxruntime
+// SAME: chain, rows of 300 1 thread: same as onnxruntime
+// SAME: chain, rows of 300 2 threads: same as onnxruntime
 // SAME: op by op 1 thread: same as onnxruntime
 // SAME: op by op 2 threads: same as onnxruntime
+// SAME: op by op, rows of 1500 1 thread: same as onnxruntime
+// SAME: op by op, rows of 1500 2 threads: same as onnxruntime
+// SAME: op by op, rows of 448 1 thread: same as onnxruntime
+// SAME: op by op, rows of 448 2 threads: same as onnxruntime

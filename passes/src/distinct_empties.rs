@@ -112,7 +112,8 @@ fn run(function: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), ()> {
 }
 
 /// Makes operand `index` of `owner` read a copy of the op `empty` it reads (a
-/// `tensor.empty`, or a fill of one), created just before `owner`; returns the copy.
+/// `tensor.empty`, a fill of one, a broadcast), created just before `owner`; returns
+/// the copy.
 pub(crate) fn read_copy(empty: MlirOperation, owner: MlirOperation, index: isize) -> MlirOperation {
     // SAFETY: a clone of a live op (its operands dominate the original, which dominates
     // `owner`), inserted just before `owner` in its block; the owner's operand then

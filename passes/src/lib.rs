@@ -5,6 +5,7 @@
 //! `builtin.module(func.func(glow-lower-nodes{keep=batch_norm}),canonicalize)`.
 #![deny(missing_docs)]
 
+pub mod broadcast_readers;
 pub mod byte_bools;
 pub mod channels_last;
 pub mod copies_to_linalg;
@@ -67,6 +68,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &instr::in_place::SHARE_BUFFERS,
     &instr::memory_order::MEMORY_ORDER,
     &distinct_empties::DISTINCT_EMPTIES,
+    &broadcast_readers::COPY_BROADCASTS,
     &distinct_results::DISTINCT_RESULTS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,

@@ -99,7 +99,7 @@ impl CpuPipeline {
             ("glow-winograd,glow-grouped-conv,", "inline,symbol-dce,")
         };
         format!(
-            "{}glow-lower-profiles,inline,func.func(lower-affine),symbol-dce,{}func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-generalize-elementwise,linalg-fuse-elementwise-ops,glow-stack,glow-pack-weights),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
+            "{}glow-lower-profiles,inline,func.func(lower-affine),symbol-dce,{}func.func(glow-graph-to-linalg),canonicalize,cse,func.func(glow-generalize-elementwise,glow-copy-broadcasts,linalg-fuse-elementwise-ops,glow-stack,glow-pack-weights),canonicalize,cse,func.func(glow-cpu-tile-and-vectorize{{threads={}}}),canonicalize,cse,\
 func.func(linalg-generalize-named-ops,linalg-fuse-elementwise-ops),canonicalize,cse,func.func(glow-cpu-vectorize-elementwise{{threads={}}}),canonicalize,cse,{}func.func(glow-pads-in-place,glow-distinct-empties),eliminate-empty-tensors,func.func(glow-distinct-results),\
 one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},",
             self.int8_kernels.pass(),

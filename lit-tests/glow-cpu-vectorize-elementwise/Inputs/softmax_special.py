@@ -12,7 +12,15 @@ from onnx import TensorProto, helper
 glow_bin, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(0)
-for label, shape in [("chain", (6, 1024, 1024)), ("op by op", (12, 128, 128))]:
+cases = [
+    ("chain", (6, 1024, 1024)),
+    ("chain, rows of 300", (4, 300, 300)),
+    ("op by op", (12, 128, 128)),
+    # Below the chains' 1 MB: long rows in pieces (and a masked tail) op by op.
+    ("op by op, rows of 1500", (2, 50, 1500)),
+    ("op by op, rows of 448", (2, 32, 448)),
+]
+for label, shape in cases:
     x_info = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))
     y_info = helper.make_tensor_value_info("y", TensorProto.FLOAT, list(shape))
     graph = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=-1)], "g", [x_info], [y_info])

@@ -36,13 +36,15 @@ use std::fmt::Write;
 /// 1536 in pieces of 32: 7.7 ms, 64: 7.6, 128: 9.1, with NaN-propagating maxima).
 const PIECE: i64 = 64;
 
-/// The fewest bytes a chain's rows hold for it to be fused: half the last-level cache
-/// of this machine (32 MB, AMD EPYC family 26). Below, every pass of the op-by-op
-/// schedule reads the tensor back from L3, which its vectorized rows do as fast as
-/// the fused loop: softmax over 12 x 512 x 512 (12.6 MB) alone 1.86 -> 1.54 ms fused,
-/// but torch BERT at 512 tokens as a whole 2 % slower; over 6 x 1024 x 1024 (25 MB)
-/// 4.97 -> 1.90 ms.
-const MIN_BYTES: i64 = 16 << 20;
+/// The fewest bytes a chain's rows hold for it to be fused: more than the L2 cache, so
+/// that every pass of the op-by-op schedule would read the tensor back from L3. Measured
+/// on this machine (AMD EPYC family 26, one thread), torch BERT-shaped attention, with
+/// the mask add joining the chain: 1 x 300 tokens (4.3 MB of scores a layer) 36.4 ->
+/// 35.6 ms, 1 x 480 72.5 -> 61.8 ms, 2 x 128 and 1 x 384 within noise, 1 x 512 72.5 ->
+/// 71.2 ms (where an earlier chain without the mask add had run 2 % slower); softmax
+/// over 6 x 1024 x 1024 (25 MB) 4.97 -> 1.90 ms. Below, the scores stay in L2 between
+/// the passes.
+const MIN_BYTES: i64 = 1 << 20;
 
 /// The tag on every op of every chain (the script's handles, in block order).
 const TAG: &str = "glow.row_chain";
@@ -175,17 +177,25 @@ fn chain_from<'c, 'a>(
             fills.push((consumer, fill));
         }
     }
+    // A producer whose result is also read outside the chain (a mask broadcast that
+    // every layer's softmax reads) stays outside it, read as an input, and so do the
+    // members that only feed it: nothing is computed twice.
+    loop {
+        let outside = members.iter().skip(1).position(|member| {
+            result(*member, 0).is_none_or(|value| {
+                !users(value)
+                    .iter()
+                    .all(|user| members.iter().any(|m| same(m, user)))
+            })
+        });
+        let Some(index) = outside else {
+            break;
+        };
+        let removed = members.remove(index + 1);
+        fills.retain(|(consumer, _)| !same(consumer, &removed));
+    }
     if members.len() < 2 || !members.iter().any(|m| row_shape(*m).is_some_and(|s| s.2)) {
         return None;
-    }
-    // No member's result is used outside the chain (the last op's is its output).
-    for member in &members[1..] {
-        if !users(result(*member, 0)?)
-            .iter()
-            .all(|user| members.iter().any(|m| same(m, user)))
-        {
-            return None;
-        }
     }
     Some((members, fills))
 }
@@ -195,15 +205,22 @@ fn chain_from<'c, 'a>(
 /// masked vector of `tail_lanes` (Whisper's 1500 frames: 23 pieces of 64, then 28 in
 /// 32 lanes; masked pieces of 60 all along the row ran 2x slower, their stores
 /// crossing cache lines).
-#[derive(Clone, Copy)]
-struct RowVectors {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RowVectors {
     main: i64,
     piece: i64,
     tail_lanes: i64,
 }
 
+impl RowVectors {
+    /// Whether the row ends in a masked vector.
+    pub fn masked(&self) -> bool {
+        self.tail_lanes != 0
+    }
+}
+
 /// The vector schedule of rows of `innermost` elements for the generics `members`.
-fn row_vectors(members: &[OperationRef], innermost: i64) -> Option<RowVectors> {
+pub(super) fn row_vectors(members: &[OperationRef], innermost: i64) -> Option<RowVectors> {
     if innermost % 8 == 0 {
         // Whole, or the longest multiple of 16 (else 8) of at most PIECE dividing it.
         let piece = if innermost <= PIECE {
@@ -401,68 +418,87 @@ pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
             script,
             "    transform.apply_patterns to {containing} {{\n      transform.apply_patterns.tensor.fold_tensor_empty\n    }} : {any}"
         );
-        let vectors = chain.vectors;
-        let last_dim = chain.loops - 1;
-        let mut pieces = vec![0; chain.loops];
-        pieces[last_dim] = vectors.piece;
-        let mut tail_sizes = vec![1; chain.loops];
-        tail_sizes[last_dim] = vectors.tail_lanes;
         for (m, handle) in handles.iter().enumerate() {
-            let Some(reduces) = chain.kinds[m] else {
-                continue;
-            };
-            let step = format!("%chain{c}_step{m}");
-            let mut main = handle.clone();
-            if vectors.tail_lanes != 0 && vectors.main != 0 {
-                // The whole pieces, then the tail (a reduction's tail starts from the
-                // pieces' result).
-                let _ = writeln!(
+            if let Some(reduces) = chain.kinds[m] {
+                vectorize_row(
                     script,
-                    "    {step}_parts = transform.structured.split {handle} after {} {{dimension = {last_dim}}} : {any}\n    {step}_main, {step}_tail = transform.split_handle {step}_parts : ({any}) -> ({any}, {any})\n    transform.structured.vectorize {step}_tail vector_sizes [{}] : {any}",
-                    vectors.main,
-                    list(&tail_sizes)
-                );
-                main = format!("{step}_main");
-            } else if vectors.tail_lanes != 0 {
-                // A short row: one masked vector.
-                let _ = writeln!(
-                    script,
-                    "    transform.structured.vectorize {handle} vector_sizes [{}] : {any}",
-                    list(&tail_sizes)
-                );
-                continue;
-            }
-            let mut targets = vec![main.clone()];
-            if vectors.piece != 0 && reduces {
-                // A reduction in pieces: each piece folds into a piece-wide vector of
-                // partial results, reduced to one value once per row.
-                let _ = writeln!(
-                    script,
-                    "    {step}_init, {step}_partial, {step}_combine, {step}_loop = transform.structured.tile_reduction_using_for {main} by tile_sizes = [{}] : ({any}) -> ({any}, {any}, {any}, {any})",
-                    list(&pieces)
-                );
-                targets = vec![
-                    format!("{step}_init"),
-                    format!("{step}_partial"),
-                    format!("{step}_combine"),
-                ];
-            } else if vectors.piece != 0 {
-                let _ = writeln!(
-                    script,
-                    "    {step}_pieces, {step}_loop = transform.structured.tile_using_for {main} tile_sizes [{}] : ({any}) -> ({any}, {any})",
-                    list(&pieces)
-                );
-                targets = vec![format!("{step}_pieces")];
-            }
-            for target in targets {
-                let _ = writeln!(
-                    script,
-                    "    transform.structured.vectorize {target} : {any}"
+                    handle,
+                    &format!("%chain{c}_step{m}"),
+                    chain.vectors,
+                    chain.loops,
+                    reduces,
                 );
             }
         }
     }
-    chains.iter().any(|c| c.vectors.tail_lanes != 0)
+    chains.iter().any(|c| c.vectors.masked())
+}
+
+/// Script lines vectorizing `handle`, a generic over one row (every loop but the
+/// innermost one step; `loops` loops), by `vectors`: whole pieces (a reduction folding
+/// them into partial results), then the masked tail. `step` prefixes the new handles.
+pub(super) fn vectorize_row(
+    script: &mut String,
+    handle: &str,
+    step: &str,
+    vectors: RowVectors,
+    loops: usize,
+    reduces: bool,
+) {
+    let any = "!transform.any_op";
+    let last_dim = loops - 1;
+    let mut pieces = vec![0; loops];
+    pieces[last_dim] = vectors.piece;
+    let mut tail_sizes = vec![1; loops];
+    tail_sizes[last_dim] = vectors.tail_lanes;
+    let mut main = handle.to_string();
+    if vectors.tail_lanes != 0 && vectors.main != 0 {
+        // The whole pieces, then the tail (a reduction's tail starts from the pieces'
+        // result).
+        let _ = writeln!(
+            script,
+            "    {step}_parts = transform.structured.split {handle} after {} {{dimension = {last_dim}}} : {any}\n    {step}_main, {step}_tail = transform.split_handle {step}_parts : ({any}) -> ({any}, {any})\n    transform.structured.vectorize {step}_tail vector_sizes [{}] : {any}",
+            vectors.main,
+            list(&tail_sizes)
+        );
+        main = format!("{step}_main");
+    } else if vectors.tail_lanes != 0 {
+        // A short row: one masked vector.
+        let _ = writeln!(
+            script,
+            "    transform.structured.vectorize {handle} vector_sizes [{}] : {any}",
+            list(&tail_sizes)
+        );
+        return;
+    }
+    let mut targets = vec![main.clone()];
+    if vectors.piece != 0 && reduces {
+        // A reduction in pieces: each piece folds into a piece-wide vector of partial
+        // results, reduced to one value once per row.
+        let _ = writeln!(
+            script,
+            "    {step}_init, {step}_partial, {step}_combine, {step}_loop = transform.structured.tile_reduction_using_for {main} by tile_sizes = [{}] : ({any}) -> ({any}, {any}, {any}, {any})",
+            list(&pieces)
+        );
+        targets = vec![
+            format!("{step}_init"),
+            format!("{step}_partial"),
+            format!("{step}_combine"),
+        ];
+    } else if vectors.piece != 0 {
+        let _ = writeln!(
+            script,
+            "    {step}_pieces, {step}_loop = transform.structured.tile_using_for {main} tile_sizes [{}] : ({any}) -> ({any}, {any})",
+            list(&pieces)
+        );
+        targets = vec![format!("{step}_pieces")];
+    }
+    for target in targets {
+        let _ = writeln!(
+            script,
+            "    transform.structured.vectorize {target} : {any}"
+        );
+    }
 }
 
 /// Script lines fusing every op of chain `c` but the `last` generic into `containing`,
