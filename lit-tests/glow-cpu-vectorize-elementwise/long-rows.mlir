@@ -95,3 +95,41 @@ func.func @softmax_steps_of_1500(%x: tensor<8x1500xf32>) -> tensor<8x1500xf32> {
   } -> tensor<8x1500xf32>
   return %exp : tensor<8x1500xf32>
 }
+
+// Left alone (before, these failed the pass): a long row that reads tables (a nearest
+// resize to 302 columns: the pieces are vectorized without gathers), and a reduction
+// reading its accumulator through two ops (`out + in + in`, which neither the
+// vectorizer nor tile_reduction_using_for can analyse).
+// CHECK-LABEL: func.func @resize_rows
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @two_step_reduction
+// CHECK: linalg.generic
+func.func @resize_rows(%src: tensor<2x5x302xf32>) -> tensor<2x9x302xf32> {
+  %taps = arith.constant dense<[0, 0, 1, 1, 2, 3, 3, 4, 4]> : tensor<9xi32>
+  %e = tensor.empty() : tensor<2x9x302xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x9x302xf32>) {
+  ^bb0(%out: f32):
+    %h = linalg.index 1 : index
+    %t = tensor.extract %taps[%h] : tensor<9xi32>
+    %r = arith.index_cast %t : i32 to index
+    %c = linalg.index 0 : index
+    %w = linalg.index 2 : index
+    %v = tensor.extract %src[%c, %r, %w] : tensor<2x5x302xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x9x302xf32>
+  return %y : tensor<2x9x302xf32>
+}
+
+func.func @two_step_reduction(%x: tensor<4x264xf32>) -> tensor<4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x264xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    %b = arith.addf %a, %in : f32
+    linalg.yield %b : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -1,8 +1,9 @@
 // glow-lower-row-reductions: a float multi_reduction over one row (every kept axis of
 // size 1) becomes 16-lane pieces combined pairwise, one vector.reduction and the
-// accumulator combined last; sums reassociate, and minima and maxima halve the last 16
-// lanes down to one first (8, 4, 2, 1: a tree, where LLVM folds lane by lane). Column reductions, several rows, integer
-// kinds and masked reductions keep upstream's lowering.
+// accumulator combined last; sums reassociate, and minima and maxima halve the vector
+// while its width is even (16 -> 8 -> 4 -> 2 -> 1: a tree, where LLVM folds lane by
+// lane). Column reductions, several rows, integer kinds and masked reductions keep
+// upstream's lowering.
 // RUN: glow-opt %s --glow-lower-row-reductions | FileCheck %s
 
 // CHECK-LABEL: func.func @row_max

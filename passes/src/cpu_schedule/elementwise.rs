@@ -218,7 +218,12 @@ impl RowSchedule {
 /// positions) runs in unmasked pieces and one masked tail, as a row chain's steps do
 /// ([`row_vectors`]); left to LLVM, its reductions stayed scalar (softmax over 1 x
 /// 1500 x 1500: 1.9 ms, onnxruntime 0.41).
-fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<RowSchedule> {
+fn masked_row(
+    op: OperationRef,
+    parallel: &[bool],
+    innermost: i64,
+    gathers: bool,
+) -> Option<RowSchedule> {
     let loops = parallel.len();
     let lanes = (innermost + 15) / 16 * 16;
     if innermost < 16 || !parallel[..loops - 1].iter().all(|p| *p) {
@@ -230,6 +235,10 @@ fn masked_row(op: OperationRef, parallel: &[bool], innermost: i64) -> Option<Row
     let mut sizes = vec![1; loops];
     sizes[loops - 1] = 0;
     if lanes > MAX_ROW {
+        // Rows in pieces read no tables (the pieces are vectorized without gathers).
+        if gathers {
+            return None;
+        }
         return Some(RowSchedule {
             sizes,
             masked: None,
@@ -330,7 +339,7 @@ fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedu
         return None;
     }
     if innermost % 8 != 0 {
-        return masked_row(op, &parallel, innermost);
+        return masked_row(op, &parallel, innermost, gathers);
     }
     // Rows: every parallel loop but the innermost to 1; reductions whole.
     let mut sizes: Vec<i64> = parallel.iter().map(|p| i64::from(*p)).collect();
@@ -349,7 +358,7 @@ fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedu
         if let Some(piece) = long_row_piece(innermost, gathers) {
             sizes[loops - 1] = piece;
             elements = elements / innermost * piece;
-        } else if innermost_reduction_only && !gathers && elements == innermost {
+        } else if innermost_reduction_only && !gathers {
             // A long row's reduction that 128 does not divide (softmax's max and sum
             // over 448 or 480 positions): pieces folding into partial results, as a
             // row chain's reductions run; LLVM keeps a float reduction scalar.
@@ -411,9 +420,11 @@ fn touches_booleans(op: OperationRef) -> bool {
 
 /// Whether a reduction's payload combines with arithmetic the vectorizer recognizes:
 /// one result, no `linalg.index`, comparison or select (an arg-max / arg-min carries an
-/// index and picks with a select, which the vectorizer cannot reduce).
+/// index and picks with a select, which the vectorizer cannot reduce), and the
+/// accumulator read once, by the op whose result is yielded (`out + in + in` is not a
+/// reduction upstream's vectorizer or `tile_reduction_using_for` can analyse).
 pub(super) fn plain_reduction(op: OperationRef) -> bool {
-    if op.result_count() != 1 {
+    if op.result_count() != 1 || !single_combiner(op) {
         return false;
     }
     let mut plain = true;
@@ -429,6 +440,33 @@ pub(super) fn plain_reduction(op: OperationRef) -> bool {
         WalkResult::Advance
     });
     plain
+}
+
+/// Whether the payload of the one-result generic `op` reads its accumulator (the last
+/// block argument) exactly once, in the op whose result it yields.
+fn single_combiner(op: OperationRef) -> bool {
+    let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        return false;
+    };
+    let (Some(terminator), Some(count)) = (body.terminator(), body.argument_count().checked_sub(1))
+    else {
+        return false;
+    };
+    let (Ok(accumulator), Ok(yielded)) = (body.argument(count), terminator.operand(0)) else {
+        return false;
+    };
+    // SAFETY: use-list queries on live values of the payload.
+    unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(accumulator.to_raw());
+        if mlir_sys::mlirOpOperandIsNull(first)
+            || !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirOpOperandGetNextUse(first))
+        {
+            return false;
+        }
+        let user = mlir_sys::mlirOpOperandGetOwner(first);
+        mlir_sys::mlirOperationGetNumResults(user) == 1
+            && mlir_sys::mlirOperationGetResult(user, 0).ptr == yielded.to_raw().ptr
+    }
 }
 
 fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {

@@ -13,10 +13,12 @@
 //! ends in one masked vector); a reduction folds its pieces into a piece-wide vector of
 //! partial results (`tile_reduction_using_for`), reduced to one value once per row.
 //!
+//! A producer whose result is also read outside the chain stays outside it (it would be
+//! computed twice), read as an input, with the members that only feed it.
+//!
 //! Refused (the ops are scheduled one by one): more than one thread (each thread would
 //! need a row buffer of its own inside the loop, which the static memory plan cannot
 //! place), rows holding less than [`MIN_BYTES`] in all, a chain without a reduction, a
-//! member whose result has a user outside the chain (it would be computed twice), a
 //! read of a member that is not by row, a member whose init is not an empty tensor (or
 //! its fill), a member reading tables or a reduction with a position-dependent or
 //! selecting payload (arg-max), dynamic shapes, and rows no vector schedule fits
@@ -146,6 +148,8 @@ fn chain_from<'c, 'a>(
     let same = |a: &OperationRef, b: &OperationRef| a.to_raw().ptr == b.to_raw().ptr;
     let mut members = vec![last];
     let mut fills = Vec::new();
+    // Members whose init is not fresh.
+    let mut stale = Vec::new();
     let mut pending = vec![last];
     while let Some(consumer) = pending.pop() {
         let dims = map_dims(consumer)?;
@@ -172,9 +176,12 @@ fn chain_from<'c, 'a>(
                 pending.push(producer);
             }
         }
-        // The init: a fresh tensor, filled for a reduction.
-        if let Some(fill) = fresh_init(consumer)? {
-            fills.push((consumer, fill));
+        // The init: a fresh tensor, filled for a reduction (checked for the members
+        // that stay, below).
+        match fresh_init(consumer) {
+            Some(Some(fill)) => fills.push((consumer, fill)),
+            Some(None) => {}
+            None => stale.push(consumer),
         }
     }
     // A producer whose result is also read outside the chain (a mask broadcast that
@@ -195,6 +202,9 @@ fn chain_from<'c, 'a>(
         fills.retain(|(consumer, _)| !same(consumer, &removed));
     }
     if members.len() < 2 || !members.iter().any(|m| row_shape(*m).is_some_and(|s| s.2)) {
+        return None;
+    }
+    if stale.iter().any(|op| members.iter().any(|m| same(m, op))) {
         return None;
     }
     Some((members, fills))

@@ -4,8 +4,9 @@
 //! ReduceMax over the innermost axis) becomes a tree: the row's 16-lane pieces are
 //! combined elementwise pairwise, then one `vector.reduction` (reassociating for add and
 //! mul) folds the last 16 lanes, and the accumulator is combined once at the end.
-//! Minima and maxima halve the last 16 lanes down to one instead (a tree: LLVM reduces
-//! them lane by lane).
+//! Minima and maxima halve that vector instead while its width is even (16 -> 8 -> 4
+//! -> 2 -> 1; a row of 24 lanes 12 -> 6 -> 3) and reduce what is left: LLVM reduces
+//! them lane by lane.
 //!
 //! Upstream's multi-reduction lowering that the pipeline uses (inner-parallel, right for
 //! column reductions and VNNI's 4-lane sums) turns such a row into a chain of N scalar
@@ -196,13 +197,13 @@ fn lower<'c>(
     }
     // Minima and maxima, which LLVM folds lane by lane in one serial chain (a NaN
     // check per lane for maxnumf: about 150 cycles of latency per row, as much as the
-    // exponentials of a 300-wide softmax row), keep halving: 16 -> 8 -> 4 -> 2 -> 1
-    // lanes, exact in any order.
+    // exponentials of a 300-wide softmax row), keep halving while the width is even
+    // (16 -> 8 -> 4 -> 2 -> 1), exact in any order.
     let mut last = pieces[0];
-    let mut width = if pieces.len() == 1 && length % LANES != 0 {
-        length
+    let mut width = if length > LANES && length % LANES == 0 {
+        LANES
     } else {
-        length.min(LANES)
+        length
     };
     while !reassociates && width > 1 && width % 2 == 0 {
         let half = width / 2;
