@@ -2,10 +2,9 @@
 // loop (a transpose) is tiled into 16 x 16 blocks (8 where 16 does not divide) and
 // each block vectorized whole: a transposing transfer_read of contiguous rows, the
 // payload on the block, contiguous row writes. A generic permuting outer axes only
-// (rows stay contiguous) becomes one vector per row. An innermost extent under 8 (an
-// image's 3 channels) is kept whole in the block. Refused: 16-bit elements, an
-// innermost extent of 8 or more that 8 does not divide, two operands transposed along
-// different loops.
+// (rows stay contiguous) becomes one vector per row. Refused: 16-bit elements, an
+// innermost extent that 8 does not divide, two operands transposed along different
+// loops.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise),canonicalize)' | FileCheck %s
 
 #nhwc_as_nchw = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
@@ -50,24 +49,6 @@ func.func @eight_wide(%x: tensor<32x56xi32>) -> tensor<56x32xi32> {
     linalg.yield %in : i32
   } -> tensor<56x32xi32>
   return %y : tensor<56x32xi32>
-}
-
-// A model's NCHW -> NHWC input transpose, 3 channels: 16 columns x 3 channels per
-// block (glow-flatten-vector-transfers later writes each block as 48 floats).
-// CHECK-LABEL: func.func @image_channels
-// CHECK: scf.for {{.*}} to %c224 step %c1
-// CHECK: scf.for {{.*}} to %c224 step %c16
-// CHECK: vector.transfer_read {{.*}} permutation_map = {{.*}} : tensor<1x3x1x16xf32>, vector<1x1x16x3xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<1x1x16x3xf32>, tensor<1x1x16x3xf32>
-// CHECK-NOT: linalg.generic
-func.func @image_channels(%x: tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32> {
-  %e = tensor.empty() : tensor<1x224x224x3xf32>
-  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%x : tensor<1x3x224x224xf32>) outs(%e : tensor<1x224x224x3xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    linalg.yield %in : f32
-  } -> tensor<1x224x224x3xf32>
-  return %y : tensor<1x224x224x3xf32>
 }
 
 // Attention's head transpose (tokens x heads x 32 -> heads x tokens x 32): rows of 32.

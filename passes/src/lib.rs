@@ -92,8 +92,6 @@ pub fn register_glow_passes() {
         // SAFETY: as above.
         unsafe { glow_dialects::ffi::glowRegisterGeneralizeElementwisePass() };
         // SAFETY: as above.
-        unsafe { glow_dialects::ffi::glowRegisterFlattenVectorTransfersPass() };
-        // SAFETY: as above.
         unsafe { glow_dialects::ffi::glowRegisterVerifyRoundTripPass() };
         let c = |text: &str| std::ffi::CString::new(text).expect("no NUL bytes");
         let pipelines = [

@@ -74,8 +74,6 @@ unsafe extern "C" {
     pub fn glowRegisterMathApproximationPass();
     /// Registers `glow-generalize-elementwise` (dialects/lib/Transforms/GeneralizeElementwise.cpp).
     pub fn glowRegisterGeneralizeElementwisePass();
-    /// Registers `glow-flatten-vector-transfers` (dialects/lib/Transforms/FlattenVectorTransfers.cpp).
-    pub fn glowRegisterFlattenVectorTransfersPass();
 
     /// Registers the C++ pass `glow-verify-roundtrip`.
     pub fn glowRegisterVerifyRoundTripPass();

@@ -18,11 +18,6 @@ fn block_side(extent: i64) -> Option<i64> {
     [16, 8].into_iter().find(|side| extent % side == 0)
 }
 
-/// Innermost extents below this that 8 does not divide (an image's 3 or 4 channels)
-/// are kept whole in the block: a model's NCHW -> NHWC input transpose then reads 16
-/// columns of each channel and writes 16 pixels of 3 channels, 48 contiguous floats.
-const NARROW_INNERMOST: i64 = 8;
-
 /// The tile sizes that make each tile of `op` one transposing block, when `op` is a
 /// transpose this schedule handles: every loop parallel, one result written in loop
 /// order, 32-bit elements throughout (a 16 x 16 block is sixteen registers), and the
@@ -77,11 +72,7 @@ pub(super) fn transpose_tiling(
     };
     let mut sizes = vec![1; loops];
     sizes[across] = block_side(extents[across])?;
-    sizes[innermost] = match block_side(extents[innermost]) {
-        Some(side) => side,
-        None if extents[innermost] < NARROW_INNERMOST => extents[innermost],
-        None => return None,
-    };
+    sizes[innermost] = block_side(extents[innermost])?;
     Some(sizes)
 }
 
