@@ -17,7 +17,6 @@ use crate::distinct_empties::read_copy;
 use crate::framework::{PassDefinition, PassOptions};
 use crate::quantization::ir::users;
 use melior::ir::{
-    attribute::ArrayAttribute,
     operation::{OperationLike, WalkOrder, WalkResult},
     BlockLike, OperationRef, RegionLike, ValueLike,
 };
@@ -56,25 +55,15 @@ fn is_broadcast(op: OperationRef) -> bool {
     if !parallel.iter().all(|p| *p) {
         return false;
     }
-    let Some(maps) = op
-        .attribute("indexing_maps")
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-    else {
-        return false;
-    };
-    let dims: Option<Vec<Vec<usize>>> = (0..maps.len())
-        .map(|i| crate::cpu_schedule::affine_map_dims(maps.element(i).ok()?))
-        .collect();
-    let Some(dims) = dims else {
+    let Some(dims) = crate::cpu_schedule::elementwise::map_dims(op) else {
         return false;
     };
     let loops = parallel.len();
-    let ordered = dims[0].windows(2).all(|pair| pair[0] < pair[1]);
-    if dims.len() != 2 || !dims[1].iter().copied().eq(0..loops) || !ordered {
+    let [input, output] = dims.as_slice() else {
         return false;
-    }
-    if dims[0].len() >= loops {
+    };
+    let ordered = input.windows(2).all(|pair| pair[0] < pair[1]);
+    if !output.iter().copied().eq(0..loops) || !ordered || input.len() >= loops {
         return false;
     }
     // The payload: `linalg.yield` of the input's block argument.

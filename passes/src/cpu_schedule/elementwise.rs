@@ -106,7 +106,7 @@ pub const MIN_SHARED_ITERATIONS: i64 = 16384;
 
 /// The dims each operand's indexing map reads, in order, or `None` when a map is not a
 /// projected permutation of dims.
-pub(super) fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
+pub(crate) fn map_dims(op: OperationRef) -> Option<Vec<Vec<usize>>> {
     let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
     (0..maps.len())
         .map(|i| {
