@@ -455,17 +455,11 @@ fn single_combiner(op: OperationRef) -> bool {
     let (Ok(accumulator), Ok(yielded)) = (body.argument(count), terminator.operand(0)) else {
         return false;
     };
-    // SAFETY: use-list queries on live values of the payload.
-    unsafe {
-        let first = mlir_sys::mlirValueGetFirstUse(accumulator.to_raw());
-        if mlir_sys::mlirOpOperandIsNull(first)
-            || !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirOpOperandGetNextUse(first))
-        {
-            return false;
-        }
-        let user = mlir_sys::mlirOpOperandGetOwner(first);
-        mlir_sys::mlirOperationGetNumResults(user) == 1
-            && mlir_sys::mlirOperationGetResult(user, 0).ptr == yielded.to_raw().ptr
+    match crate::quantization::ir::users(accumulator.into()).as_slice() {
+        [user] => user
+            .result(0)
+            .is_ok_and(|r| user.result_count() == 1 && r.to_raw().ptr == yielded.to_raw().ptr),
+        _ => false,
     }
 }
 
