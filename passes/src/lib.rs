@@ -25,6 +25,7 @@ pub mod lower_nodes;
 pub mod memory_plan;
 pub mod outline_kernels;
 pub mod pipelines;
+pub mod private_buffers;
 pub mod quant_kernels;
 pub mod quantization;
 pub mod straight_line_runs;
@@ -70,6 +71,7 @@ pub const GLOW_PASSES: &[&framework::PassDefinition] = &[
     &distinct_empties::DISTINCT_EMPTIES,
     &broadcast_readers::COPY_BROADCASTS,
     &distinct_results::DISTINCT_RESULTS,
+    &private_buffers::PRIVATE_BUFFERS,
     &memory_plan::PLAN_MEMORY,
     &instr::lower::LOWER_INSTR,
     &instr::listing::PRINT_LISTING,

@@ -124,7 +124,7 @@ one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-convers
     /// (it would leave the frees in the loop): there each block allocates its own.
     fn buffer_scheduling_stages(&self, planned: bool) -> String {
         let forall = if self.threads > 1 {
-            "scf-forall-to-parallel"
+            "scf-forall-to-parallel,func.func(glow-private-buffers)"
         } else {
             "scf-forall-to-for"
         };

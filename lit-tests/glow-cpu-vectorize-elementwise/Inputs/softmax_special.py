@@ -13,8 +13,11 @@ glow_bin, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(0)
 cases = [
+    # Chains on one and two threads (at least 16 MB, rows of 1500 with a masked tail).
     ("chain", (6, 1024, 1024)),
-    ("chain, rows of 300", (4, 300, 300)),
+    ("chain, rows of 1500", (3, 1500, 1500)),
+    # A chain on one thread, op by op on two (below 16 MB).
+    ("rows of 300", (4, 300, 300)),
     ("op by op", (12, 128, 128)),
     # Below the chains' 1 MB: long rows in pieces (and a masked tail) op by op.
     ("op by op, rows of 1500", (2, 50, 1500)),

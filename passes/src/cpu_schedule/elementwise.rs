@@ -583,7 +583,7 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
             "    transform.structured.vectorize {target}{vector_sizes}{extract} : !transform.any_op"
         );
     }
-    let masked_chains = super::row_chains::schedule(&mut script, &chains);
+    let masked_chains = super::row_chains::schedule(&mut script, &chains, threads);
     // Accumulators of tiled reductions (outer-axis reductions tiled to single steps):
     // read and written by every step on tensors, hoisted into vector iter_args.
     super::hoist_accumulators(&mut script);

@@ -16,11 +16,15 @@
 //! A producer whose result is also read outside the chain stays outside it (it would be
 //! computed twice), read as an input, with the members that only feed it.
 //!
-//! Refused (the ops are scheduled one by one): more than one thread (each thread would
-//! need a row buffer of its own inside the loop, which the static memory plan cannot
-//! place), rows holding less than [`MIN_BYTES`] in all, a chain without a reduction, a
-//! read of a member that is not by row, a member whose init is not an empty tensor (or
-//! its fill), a member reading tables or a reduction with a position-dependent or
+//! On more than one thread the rows are one `scf.forall`, each row's buffers private to
+//! its iteration (`glow-private-buffers` puts them on the thread's stack: the static
+//! memory plan cannot place a buffer inside a parallel loop).
+//!
+//! Refused (the ops are scheduled one by one): rows holding less than [`MIN_BYTES`] in
+//! all ([`MIN_BYTES_THREADS`] on more than one thread), rows longer than 16384 on more
+//! than one thread (64 KB, the most a row buffer may take of a thread's stack), a chain
+//! without a reduction, a read of a member that is not by row, a member whose init is
+//! not an empty tensor (or its fill), a member reading tables or a reduction with a position-dependent or
 //! selecting payload (arg-max), dynamic shapes, and rows no vector schedule fits
 //! (masked rows of other types than f32, or shorter than 16).
 
@@ -47,6 +51,14 @@ const PIECE: i64 = 64;
 /// over 6 x 1024 x 1024 (25 MB) 4.97 -> 1.90 ms. Below, the scores stay in L2 between
 /// the passes.
 const MIN_BYTES: i64 = 1 << 20;
+
+/// [`MIN_BYTES`] on more than one thread: half the L3 cache. There each pass of the
+/// op-by-op schedule streams its rows through two cores' L2 caches, and a chain's gain
+/// is eaten by the matmul that reads the probabilities next. Measured on this machine, two
+/// threads, torch BERT-shaped attention: 1 x 512 tokens (12.6 MB of scores a layer)
+/// 37.4 -> 38.7 ms with chains, 1 x 448 and 1 x 300 within noise; the Whisper-shaped
+/// encoder (54 MB a layer) 117 -> 102 ms.
+const MIN_BYTES_THREADS: i64 = 16 << 20;
 
 /// The tag on every op of every chain (the script's handles, in block order).
 const TAG: &str = "glow.row_chain";
@@ -298,9 +310,6 @@ pub(super) fn find<'c, 'a>(
     let mut chains: Vec<RowChain> = Vec::new();
     // One thread: each thread of an scf.forall would need a row buffer of its own,
     // which the static memory plan cannot place inside the loop.
-    if threads != 1 {
-        return chains;
-    }
     let taken = |chains: &[RowChain], op: &OperationRef| {
         chains
             .iter()
@@ -319,7 +328,16 @@ pub(super) fn find<'c, 'a>(
         let Some((outer, innermost, _)) = row_shape(*last) else {
             continue;
         };
-        if outer.iter().product::<i64>() * innermost * 4 < MIN_BYTES {
+        let min_bytes = if threads > 1 {
+            MIN_BYTES_THREADS
+        } else {
+            MIN_BYTES
+        };
+        if outer.iter().product::<i64>() * innermost * 4 < min_bytes {
+            continue;
+        }
+        // With threads, each row's buffers go on the stack of the thread computing it.
+        if threads > 1 && innermost as u64 * 4 > crate::private_buffers::MAX_BYTES {
             continue;
         }
         let Some(vectors) = row_vectors(&ops, innermost) else {
@@ -379,7 +397,7 @@ pub(super) fn find<'c, 'a>(
 
 /// Script lines fusing each chain into a row loop and vectorizing its rows; whether any
 /// row is masked (its reductions then need unmasking).
-pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
+pub(super) fn schedule(script: &mut String, chains: &[RowChain], threads: i64) -> bool {
     if chains.is_empty() {
         return false;
     }
@@ -413,15 +431,28 @@ pub(super) fn schedule(script: &mut String, chains: &[RowChain]) -> bool {
         let mut rows = vec![1; chain.loops];
         rows[chain.loops - 1] = 0;
         let outer = chain.loops - 1;
-        let _ = writeln!(
-            script,
-            "    %chain{c}_row, %chain{c}_loops:{outer} = transform.structured.tile_using_for {target} tile_sizes [{}] : ({any}) -> ({})",
-            list(&rows),
-            vec![any; outer + 1].join(", ")
-        );
-        let innermost_loop = format!("%chain{c}_loops#{}", outer - 1);
+        // One thread: nested loops over the rows. Threads: one scf.forall over them,
+        // each row's buffers private to its iteration (glow-private-buffers).
+        let (innermost_loop, containing) = if threads > 1 {
+            let _ = writeln!(
+                script,
+                "    %chain{c}_row, %chain{c}_rows = transform.structured.tile_using_forall {target} tile_sizes [{}] : ({any}) -> ({any}, {any})",
+                list(&rows)
+            );
+            (format!("%chain{c}_rows"), format!("%chain{c}_rows"))
+        } else {
+            let _ = writeln!(
+                script,
+                "    %chain{c}_row, %chain{c}_loops:{outer} = transform.structured.tile_using_for {target} tile_sizes [{}] : ({any}) -> ({})",
+                list(&rows),
+                vec![any; outer + 1].join(", ")
+            );
+            (
+                format!("%chain{c}_loops#{}", outer - 1),
+                format!("%chain{c}_loops#0"),
+            )
+        };
         fuse_members(script, c, &innermost_loop, &mut handles, last, &pair);
-        let containing = format!("%chain{c}_loops#0");
         // Each row's steps as vector code; a row's buffers become row-sized tensors.
         handles[last] = format!("%chain{c}_row");
         let _ = writeln!(
