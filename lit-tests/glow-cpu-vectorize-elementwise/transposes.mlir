@@ -2,9 +2,10 @@
 // loop (a transpose) is tiled into 16 x 16 blocks (8 where 16 does not divide) and
 // each block vectorized whole: a transposing transfer_read of contiguous rows, the
 // payload on the block, contiguous row writes. A generic permuting outer axes only
-// (rows stay contiguous) becomes one vector per row. Refused: 16-bit elements, an
-// innermost extent that 8 does not divide, two operands transposed along different
-// loops.
+// (rows stay contiguous) becomes one vector per row. A block loop that 8 does not
+// divide is split after its last whole 16 first: blocks on the main part, the rest a
+// generic of its own (left to LLVM). Refused: 16-bit elements, a block loop shorter
+// than 16 that 8 does not divide, two operands transposed along different loops.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise),canonicalize)' | FileCheck %s
 
 #nhwc_as_nchw = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
@@ -66,6 +67,44 @@ func.func @head_rows(%x: tensor<2x7x12x32xf32>) -> tensor<2x12x7x32xf32> {
     linalg.yield %in : f32
   } -> tensor<2x12x7x32xf32>
   return %y : tensor<2x12x7x32xf32>
+}
+
+// Attention's key transpose at 300 tokens: 288 columns in blocks, the last 12 apart.
+// CHECK-LABEL: func.func @key_tail
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 288, 12, 32]
+// CHECK: scf.for {{.*}} to %c288 step %c16
+// CHECK: vector.transfer_read {{.*}} : tensor<1x16x1x16xf32>, vector<1x1x16x16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 288, 0, 0] [1, 12, 12, 32]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x12x12x32xf32>) outs(%{{.*}} : tensor<1x12x32x12xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @key_tail(%k: tensor<1x300x12x32xf32>) -> tensor<1x12x32x300xf32> {
+  %e = tensor.empty() : tensor<1x12x32x300xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<1x300x12x32xf32>) outs(%e : tensor<1x12x32x300xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x12x32x300xf32>
+  return %y : tensor<1x12x32x300xf32>
+}
+
+// Both block loops split (35 x 20 -> 20 x 35): 16 x 32 in blocks, then 16 x 3 and
+// 4 x 35 apart.
+// CHECK-LABEL: func.func @both_tails
+// CHECK: scf.for {{.*}} to %c32 step %c16
+// CHECK: vector.transfer_read {{.*}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<3x16xf32>) outs(%{{.*}} : tensor<16x3xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<35x4xf32>) outs(%{{.*}} : tensor<4x35xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @both_tails(%x: tensor<35x20xf32>) -> tensor<20x35xf32> {
+  %e = tensor.empty() : tensor<20x35xf32>
+  %y = linalg.generic {indexing_maps = [#t2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<35x20xf32>) outs(%e : tensor<20x35xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<20x35xf32>
+  return %y : tensor<20x35xf32>
 }
 
 // Refused: f16 elements, 12 columns, and operands transposed along different loops.

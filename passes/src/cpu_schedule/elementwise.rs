@@ -191,6 +191,8 @@ pub(super) struct RowSchedule {
     masked: Option<Vec<i64>>,
     /// The pieces, and whether the generic reduces along the row.
     pieces: Option<(RowVectors, bool)>,
+    /// Splits before the tiling: (loop, iterations of the main part, which is tiled).
+    splits: Vec<(usize, i64)>,
 }
 
 impl From<Vec<i64>> for RowSchedule {
@@ -199,6 +201,7 @@ impl From<Vec<i64>> for RowSchedule {
             sizes,
             masked: None,
             pieces: None,
+            splits: Vec::new(),
         }
     }
 }
@@ -243,6 +246,7 @@ fn masked_row(
             sizes,
             masked: None,
             pieces: Some((row_vectors(&[op], innermost)?, !parallel[loops - 1])),
+            splits: Vec::new(),
         });
     }
     let mut vector = vec![1; loops];
@@ -251,6 +255,7 @@ fn masked_row(
         sizes,
         masked: Some(vector),
         pieces: None,
+        splits: Vec::new(),
     })
 }
 
@@ -366,6 +371,7 @@ fn row_tiling(op: OperationRef, gathers: bool, nested: bool) -> Option<RowSchedu
                 sizes,
                 masked: None,
                 pieces: Some((row_vectors(&[op], innermost)?, true)),
+                splits: Vec::new(),
             });
         }
     }
@@ -384,7 +390,11 @@ fn transposed_blocks(op: OperationRef, lookups: bool) -> Option<RowSchedule> {
         return None;
     }
     let extents = loop_extents(op, &dims, parallel.len())?;
-    super::transposes::transpose_tiling(op, &dims, &parallel, &extents).map(RowSchedule::from)
+    let tiling = super::transposes::transpose_tiling(op, &dims, &parallel, &extents)?;
+    Some(RowSchedule {
+        splits: tiling.splits,
+        ..tiling.sizes.into()
+    })
 }
 
 /// Whether the payload of `op` calls a transcendental function that
@@ -548,12 +558,14 @@ fn run(function: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> 
                 sizes,
                 masked,
                 pieces,
+                splits,
             },
             lookups,
         )) = rows
         else {
             continue;
         };
+        target = super::transposes::split_main(&mut script, target, splits, i);
         if sizes.iter().any(|s| *s != 0) {
             tile(&mut script, &format!("%row{i}"), &target, sizes, &[]);
             target = format!("%row{i}");
