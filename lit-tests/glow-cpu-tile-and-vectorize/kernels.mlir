@@ -125,6 +125,25 @@ func.func @large_weights(%x: tensor<64x1536xf32>, %w: tensor<1536x384xf32>, %v: 
 
 // -----
 
+// A shallow panel (256 deep x 64 columns, 64 KB: at most a quarter of the L2) stays in
+// L2 while each register tile runs the whole k loop, accumulators in registers: no k
+// blocks.
+// CHECK-LABEL: func.func @shallow_panel
+// CHECK-NOT: step %c128
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK: vector.transfer_read {{.*}} : tensor<4x64xf32>, vector<4x64xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4x64xf32>)
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+func.func @shallow_panel(%x: tensor<64x256xf32>, %w: tensor<256x1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<64x256xf32>, tensor<256x1024xf32>) outs(%init : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  return %0 : tensor<64x1024xf32>
+}
+
+// -----
+
 // Dynamic shapes are left to the generic lowering.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: linalg.matmul
