@@ -21,6 +21,7 @@ mod kernel_groups;
 pub mod masked_reductions;
 pub mod pack_weights;
 pub mod pads_in_place;
+mod payloads;
 mod row_chains;
 mod row_fusion;
 pub mod row_reductions;

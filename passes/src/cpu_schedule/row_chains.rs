@@ -28,11 +28,10 @@
 //! selecting payload (arg-max), dynamic shapes, and rows no vector schedule fits
 //! (masked rows of other types than f32, or shorter than 16).
 
-use super::elementwise::{
-    dividing_piece, loop_extents, map_dims, maskable, parallel_iterators, plain_reduction,
-};
+use super::elementwise::{dividing_piece, loop_extents, map_dims, parallel_iterators};
 use super::gathers::gathers;
 use super::list;
+use super::payloads::{maskable, plain_reduction};
 use crate::quantization::ir::{operand, producer, result, users};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ShapedTypeLike, ValueLike};
 use std::fmt::Write;
