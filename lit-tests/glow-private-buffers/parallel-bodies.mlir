@@ -1,7 +1,8 @@
 // A buffer one scf.parallel iteration allocates becomes a stack allocation (its
-// deallocation dropped), also inside a loop nested in the body or read by a nested
-// parallel loop; buffers outside parallel loops, larger than 64 KB, with a dynamic
-// shape or passed to a call stay heap buffers (the memory plan then reports them).
+// deallocation dropped), also one a nested parallel loop reads; buffers outside
+// parallel loops, inside a loop of the body (each step would take more stack), larger
+// than 64 KB, with a dynamic shape or passed to a call stay heap buffers (the memory
+// plan then reports them).
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-private-buffers))' | FileCheck %s
 
 func.func private @consume(memref<16xf32>)
@@ -24,7 +25,7 @@ func.func @row_buffers(%out: memref<8x16xf32>) {
     memref.dealloc %row : memref<1x16xf32>
     // CHECK: scf.for
     scf.for %j = %c0 to %c2 step %c1 {
-      // CHECK-NEXT: memref.alloca() : memref<4xf32>
+      // CHECK-NEXT: memref.alloc() : memref<4xf32>
       %piece = memref.alloc() : memref<4xf32>
       linalg.fill ins(%zero : f32) outs(%piece : memref<4xf32>)
     }

@@ -11,8 +11,10 @@
 //! also the top-level activations the memory plan places.
 //!
 //! Left as they are (the memory plan then reports them): buffers with a dynamic shape
-//! or a layout, buffers larger than [`MAX_BYTES`] (a thread's stack is a few MB), and
-//! buffers passed to a call (which may keep or free them).
+//! or a layout, buffers larger than [`MAX_BYTES`] (a thread's stack is a few MB),
+//! buffers inside a loop of the body (each of its steps would take more stack, given
+//! back only when the iteration ends), and buffers passed to a call (which may keep or
+//! free them).
 
 use crate::framework::{attributes::name_of, PassDefinition, PassOptions};
 use crate::instr::buffers::{erase, replace_uses};
@@ -42,10 +44,14 @@ pub static PRIVATE_BUFFERS: PassDefinition = PassDefinition {
     run,
 };
 
-/// Whether `op` sits inside an `scf.parallel` body, and every use of its result does
-/// without passing it to a call.
+/// Whether `op` sits directly in an `scf.parallel` body (deeper, inside a loop of the
+/// body, each step of that loop would take more stack), and every use of its result is
+/// inside that loop without passing it to a call.
 fn private_to_iteration(op: OperationRef) -> bool {
-    let Some(parallel) = enclosing_parallel(op) else {
+    let Some(parallel) = op
+        .parent_operation()
+        .filter(|p| name_of(*p) == "scf.parallel")
+    else {
         return false;
     };
     let Ok(buffer) = op.result(0) else {
@@ -54,19 +60,6 @@ fn private_to_iteration(op: OperationRef) -> bool {
     users(buffer.into())
         .iter()
         .all(|user| name_of(*user) != "func.call" && inside(*user, parallel))
-}
-
-/// The innermost `scf.parallel` around `op`, below its function.
-fn enclosing_parallel<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        match name_of(p).as_str() {
-            "scf.parallel" => return Some(p),
-            "func.func" => return None,
-            _ => parent = p.parent_operation(),
-        }
-    }
-    None
 }
 
 /// Whether `op` is nested in `ancestor`.
