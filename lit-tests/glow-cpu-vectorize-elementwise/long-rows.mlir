@@ -4,7 +4,7 @@
 // as it is. A long row that 128 does not divide runs in pieces of 64 folding into 64
 // partial results (448 = 7 x 64), and one that 8 does not divide ends in a masked
 // vector (1500 = 23 x 64 + 28 in 32 lanes), its reductions and the ops reading their
-// results alike (softmax op by op, below the row chains' 1 MB or on two threads).
+// results alike (softmax op by op, below the row chains' 1 MB, 16 MB on two threads).
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s
 
 // CHECK-LABEL: func.func @mean_of_384

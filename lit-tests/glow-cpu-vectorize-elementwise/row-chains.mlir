@@ -9,12 +9,15 @@
 // RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/tensor<6x1500x1500xf32>/; s/RETURNED/%%div : tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s --check-prefix=THREADS
 // Refused: rows of 12 x 128 x 128 (0.8 MB: every pass reads them back from L2 as
 // fast), and on two threads rows holding less than 16 MB or longer than 16384 (64 KB,
-// the most a row buffer may take of a thread's stack: 2 x 128 rows of 20000, 20 MB).
+// the most a row buffer may take of a thread's stack: 2 x 128 rows of 20000, 20 MB) or
+// of f64 (2 x 256 rows of 12000: 96 KB rows; one thread chains them).
 // An exp whose result is also returned splits the softmax into two chains: (max, exp),
 // which writes the exp out whole, and (sum, divide), which reads it: nothing is
 // computed twice.
 // RUN: sed -e 's/HxRxN/12x128x128/g; s/HxR/12x128/g; s/RESULTS/tensor<12x128x128xf32>/; s/RETURNED/%%div : tensor<12x128x128xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=REFUSED
 // RUN: sed -e 's/HxRxN/2x128x20000/g; s/HxR/2x128/g; s/RESULTS/tensor<2x128x20000xf32>/; s/RETURNED/%%div : tensor<2x128x20000xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s --check-prefix=LONG
+// RUN: sed -e 's/HxRxN/2x256x12000/g; s/HxR/2x256/g; s/RESULTS/tensor<2x256x12000xf32>/; s/RETURNED/%%div : tensor<2x256x12000xf32>/; s/f32/f64/g; s/0xFF800000/0xFFF0000000000000/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise{threads=2}))' | FileCheck %s --check-prefix=F64
+// RUN: sed -e 's/HxRxN/2x256x12000/g; s/HxR/2x256/g; s/RESULTS/tensor<2x256x12000xf32>/; s/RETURNED/%%div : tensor<2x256x12000xf32>/; s/f32/f64/g; s/0xFF800000/0xFFF0000000000000/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=F64-ONE
 // RUN: sed -e 's/HxRxN/6x1500x1500/g; s/HxR/6x1500/g; s/RESULTS/(tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>)/; s/RETURNED/%%div, %%exp : tensor<6x1500x1500xf32>, tensor<6x1500x1500xf32>/' %S/Inputs/softmax_chain.mlir | glow-opt --pass-pipeline='builtin.module(func.func(glow-cpu-vectorize-elementwise))' | FileCheck %s --check-prefix=PARTIAL
 // End to end, special values included (NaN, +-inf, -0, +-1e30 rows), one and two
 // threads, through chains (6 x 1024 x 1024, 3 x 1500 x 1500; 4 x 300 x 300 on one
@@ -51,6 +54,10 @@
 // LONG-NOT: tensor.empty() : tensor<1x1x20000xf32>
 // LONG: -> (tensor<2x128xf32>)
 // LONG-NOT: tensor.empty() : tensor<1x1x20000xf32>
+
+// F64-NOT: tensor.empty() : tensor<1x1x12000xf64>
+// F64: return
+// F64-ONE: tensor.empty() : tensor<1x1x12000xf64>
 
 // THREADS: scf.forall (%{{.*}}, %{{.*}}) in (6, 1500) shared_outs
 // THREADS: tensor.empty() : tensor<1x1x1500xf32>

@@ -13,8 +13,8 @@
 //! Left as they are (the memory plan then reports them): buffers with a dynamic shape
 //! or a layout, buffers larger than [`MAX_BYTES`] (a thread's stack is a few MB),
 //! buffers inside a loop of the body (each of its steps would take more stack, given
-//! back only when the iteration ends), and buffers passed to a call (which may keep or
-//! free them).
+//! back only when the iteration ends), buffers used outside the parallel loop, and
+//! buffers passed to a call (which may keep or free them).
 
 use crate::framework::{attributes::name_of, PassDefinition, PassOptions};
 use crate::instr::buffers::{erase, replace_uses};

@@ -21,8 +21,9 @@
 //! memory plan cannot place a buffer inside a parallel loop).
 //!
 //! Refused (the ops are scheduled one by one): rows holding less than [`MIN_BYTES`] in
-//! all ([`MIN_BYTES_THREADS`] on more than one thread), rows longer than 16384 on more
-//! than one thread (64 KB, the most a row buffer may take of a thread's stack), a chain
+//! all ([`MIN_BYTES_THREADS`] on more than one thread), on more than one thread rows
+//! longer than 16384 or of other types than f32 (64 KB, the most a row buffer may take
+//! of a thread's stack), a chain
 //! without a reduction, a read of a member that is not by row, a member whose init is
 //! not an empty tensor (or its fill), a member reading tables or a reduction with a position-dependent or
 //! selecting payload (arg-max), dynamic shapes, and rows no vector schedule fits
@@ -33,7 +34,7 @@ use super::gathers::gathers;
 use super::list;
 use super::payloads::{maskable, plain_reduction};
 use crate::quantization::ir::{operand, producer, result, users};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ShapedTypeLike, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, ShapedTypeLike, TypeLike, ValueLike};
 use std::fmt::Write;
 
 /// The longest piece of a row one vector holds: 4 AVX-512 registers, so that the
@@ -299,6 +300,14 @@ pub(super) fn forward_identity_reshapes(block: melior::ir::BlockRef) {
     }
 }
 
+/// Whether the (one) result of `op` holds f32 elements.
+fn f32_result(op: OperationRef) -> bool {
+    op.result(0).is_ok_and(|r| {
+        melior::ir::r#type::RankedTensorType::try_from(r.r#type())
+            .is_ok_and(|t| t.element().is_f32())
+    })
+}
+
 /// The chains among the top-level `generics` of a function (in block order), for code
 /// on `threads` threads; their ops are tagged for [`schedule`] and must not be
 /// scheduled one by one.
@@ -307,8 +316,6 @@ pub(super) fn find<'c, 'a>(
     threads: i64,
 ) -> Vec<RowChain<'c, 'a>> {
     let mut chains: Vec<RowChain> = Vec::new();
-    // One thread: each thread of an scf.forall would need a row buffer of its own,
-    // which the static memory plan cannot place inside the loop.
     let taken = |chains: &[RowChain], op: &OperationRef| {
         chains
             .iter()
@@ -335,8 +342,13 @@ pub(super) fn find<'c, 'a>(
         if outer.iter().product::<i64>() * innermost * 4 < min_bytes {
             continue;
         }
-        // With threads, each row's buffers go on the stack of the thread computing it.
-        if threads > 1 && innermost as u64 * 4 > crate::private_buffers::MAX_BYTES {
+        // With threads, each row's buffers go on the stack of the thread computing it:
+        // f32 rows of at most glow-private-buffers' largest buffer (a row buffer it
+        // leaves on the heap could not be planned).
+        if threads > 1
+            && (innermost as u64 * 4 > crate::private_buffers::MAX_BYTES
+                || !ops.iter().all(|op| f32_result(*op)))
+        {
             continue;
         }
         let Some(vectors) = row_vectors(&ops, innermost) else {

@@ -67,7 +67,8 @@ pub(super) fn split_main(
 /// transpose this schedule handles: every loop parallel, one result written in loop
 /// order, 32-bit elements throughout (a 16 x 16 block is sixteen registers), and the
 /// operands that read the innermost loop at another position than their last all
-/// reading the same loop last, both loops of at least 16 iterations.
+/// reading the same loop last, both loops of a multiple of 8 iterations or of at least
+/// 16 (then split).
 /// `dims`: the loops each operand's map reads (results last), `extents`: loop trips.
 pub(super) fn transpose_tiling(
     op: melior::ir::OperationRef,
