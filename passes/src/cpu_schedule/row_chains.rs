@@ -227,10 +227,10 @@ fn chain_from<'c, 'a>(
 /// How a row is vectorized: `main` elements in unmasked pieces of `piece` (0: in one
 /// vector), then, when 8 does not divide the row, the `tail` left after them as one
 /// masked vector of `tail_lanes`, a power of two (Whisper's 1500 frames: 23 pieces of
-/// 64, then 28 in 32 lanes; masked pieces of 60 all along the row ran 2x slower, their
-/// stores crossing cache lines). LLVM's x86 backend takes masked loads and stores of a
-/// power-of-two lane count only and scalarizes the others element by element: a tail of
-/// 44 in 48 lanes made softmax over 12 x 300 x 300 0.561 ms, in 64 lanes 0.293 ms
+/// 64, then 28 in 32 lanes; masked pieces of 60 all along the row ran slower, their
+/// stores crossing cache lines). A tail of 44 in 48 lanes came out of LLVM element by
+/// element (a `vinsertps` per lane in the disassembly; an op-by-op row of 44 in 48
+/// lanes did not): softmax over 12 x 300 x 300 0.561 ms, in 64 lanes 0.293 ms
 /// (onnxruntime 0.268).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RowVectors {
