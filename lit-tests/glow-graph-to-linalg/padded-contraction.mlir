@@ -1,11 +1,12 @@
 // f32 matmul / batch_matmul are computed on operands widened with zero columns
 // (constant weights at compile time, runtime operands by tensor.pad) and sliced back:
 // with fewer than 4 rows, column counts above 16 and no multiple of it, to a multiple
-// of 64 when that adds at most 1/16 of the columns, else of 16; with 4 rows or more,
-// to the multiple of 16, 32 or 64 doing the most useful work (16-lane tiles count
-// half: 100 -> 128, 80 -> 96, 197 -> 224). Row counts whose divisors leave register
-// tiles under half height (197) get zero rows. 16 columns or fewer, widths already
-// best and well-divided row counts are left as they are.
+// of 64 when that adds at most 1/16 of the columns, else of 16; with 4 rows or more, a
+// width that still leaves 16-lane tiles goes to a multiple of 32 or 64 when that does
+// more useful work (16-lane tiles count half: 100 -> 128, 80 -> 96, 197 -> 224), and
+// widths giving 32- or 64-lane tiles are kept (480). Row counts whose divisors leave
+// register tiles under half height (197) get zero rows. 16 columns or fewer and
+// well-divided row counts are left as they are.
 // RUN: glow-opt %s --pass-pipeline='builtin.module(func.func(glow-graph-to-linalg))' | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.save('%t/x.npy', np.random.default_rng(3).standard_normal((3, 2)).astype(np.float32))"
@@ -44,6 +45,22 @@ func.func @hundred(%x: tensor<4x8xf32>, %v: tensor<1x8xf32>, %e: tensor<8x8xf32>
   %u = glow.graph.splat 0.5 : tensor<8x80xf32>
   %t = glow.graph.matmul %e, %u : (tensor<8x8xf32>, tensor<8x80xf32>) -> tensor<8x80xf32>
   return %y, %z, %t : tensor<4x100xf32>, tensor<1x100xf32>, tensor<8x80xf32>
+}
+
+// 480 columns over 8 rows: 32-lane tiles already, kept (not 512). 80 columns over one
+// row: kept (too few rows for the accumulators to matter).
+// CHECK-LABEL: func.func @kept_widths
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.matmul ins(%arg0, %{{.*}} : tensor<8x8xf32>, tensor<8x480xf32>)
+// CHECK: linalg.matmul ins(%arg1, %{{.*}} : tensor<1x8xf32>, tensor<8x80xf32>)
+// CHECK-NOT: tensor.extract_slice
+// CHECK: return
+func.func @kept_widths(%x: tensor<8x8xf32>, %v: tensor<1x8xf32>) -> (tensor<8x480xf32>, tensor<1x80xf32>) {
+  %w = glow.graph.splat 0.25 : tensor<8x480xf32>
+  %y = glow.graph.matmul %x, %w : (tensor<8x8xf32>, tensor<8x480xf32>) -> tensor<8x480xf32>
+  %u = glow.graph.splat 0.5 : tensor<8x80xf32>
+  %z = glow.graph.matmul %v, %u : (tensor<1x8xf32>, tensor<8x80xf32>) -> tensor<1x80xf32>
+  return %y, %z : tensor<8x480xf32>, tensor<1x80xf32>
 }
 
 // CHECK-LABEL: func.func @left_alone

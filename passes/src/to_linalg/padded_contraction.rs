@@ -5,9 +5,11 @@
 //!   attention scores over 197 tokens) round up to a multiple of 16 — of 64 when that
 //!   adds at most 1/16 of the columns (1000 -> 1024) — so tiles are 16-lane vectors
 //!   instead of 8-lane or single-lane ones; with 4 rows or more (tiles of several
-//!   rows), any column count goes to the multiple of 16, 32 or 64 doing the most useful
-//!   work per FMA, 16-lane tiles counting half (100 -> 128, 80 -> 96, 197 -> 224: one
-//!   thread, 64 x 384 x 100 0.041 -> 0.025 ms, 128 x 768 x 80 0.116 -> 0.086 ms);
+//!   rows), a count that would still leave 16-lane tiles (at most 6 accumulators) goes
+//!   to a multiple of 32 or 64 instead when that does more useful work per FMA,
+//!   16-lane tiles counting half (100 -> 128, 80 -> 96, 197 -> 224: one thread,
+//!   64 x 384 x 100 0.041 -> 0.025 ms, 128 x 768 x 80 0.116 -> 0.086 ms); widths that
+//!   already give 32- or 64-lane tiles are kept;
 //!   constant weights are widened at compile time, others by a `tensor.pad`;
 //! - rows `M` whose divisors leave a register tile less than half its height (197
 //!   tokens: prime, 1-row tiles with 4 accumulators) round up to a multiple of that
@@ -40,35 +42,29 @@ fn padded_columns(m: i64, n: i64) -> i64 {
         return n;
     }
     let round = |to: i64| (n + to - 1) / to * to;
-    if m < 4 {
-        // Too few rows for tiles of several rows: only the width's own cost counts. A
-        // multiple of 64 (a register tile's four vectors) when that adds little (at
-        // most 1/16 of the columns: 1000 -> 1024), else of 16.
-        if n % LANES == 0 {
-            return n;
-        }
-        return if (round(64) - n) * 16 <= n {
-            round(64)
-        } else {
-            round(LANES)
-        };
+    // A multiple of 64 (a register tile's four vectors) when that adds little (at most
+    // 1/16 of the columns: 1000 -> 1024), else of 16.
+    let narrow = if n % LANES == 0 {
+        n
+    } else if (round(64) - n) * 16 <= n {
+        round(64)
+    } else {
+        round(LANES)
+    };
+    let lanes = |wide: i64| lane_tile(wide, &[64, 32, 16, 8]);
+    if m < 4 || lanes(narrow) >= 32 {
+        return narrow;
     }
-    // Of the widths rounded up to 16, 32 and 64, the one doing the most useful work per
-    // FMA: 16-lane tiles hold at most 6 accumulators, half of what hides the FMA
-    // latency; 32 lanes hold 12 (and load a row's input once per 2 vectors, 64 lanes
-    // once per 4).
+    // Tiles of several rows but only 16 lanes: at most 6 accumulators, half of what
+    // hides the FMA latency. A multiple of 32 or 64 is taken when it does more useful
+    // work per FMA, 16-lane tiles counting half (100 -> 128, 80 -> 96, 197 -> 224).
     let useful = |wide: i64| {
-        let rate = match lane_tile(wide, &[64, 32, 16, 8]) {
-            64 => 1.0,
-            32 => 0.9,
-            _ => 0.5,
-        };
+        let rate = if lanes(wide) >= 32 { 1.0 } else { 0.5 };
         n as f64 / wide as f64 * rate
     };
-    // Ties go to the narrower width (less padding).
-    [round(LANES), round(32), round(64)]
+    [round(32), round(64)]
         .into_iter()
-        .fold(round(LANES), |best, wide| {
+        .fold(narrow, |best, wide| {
             if useful(wide) > useful(best) {
                 wide
             } else {
