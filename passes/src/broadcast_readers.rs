@@ -14,7 +14,7 @@
 //! reader (fusion handles those).
 
 use crate::distinct_empties::read_copy;
-use crate::framework::{PassDefinition, PassOptions};
+use crate::framework::{attributes::name_of, PassDefinition, PassOptions};
 use crate::quantization::ir::users;
 use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -33,10 +33,6 @@ pub static COPY_BROADCASTS: PassDefinition = PassDefinition {
     validate: |_: &PassOptions| Ok(()),
     run,
 };
-
-fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
 
 /// Whether `op` is a broadcast: a `linalg.broadcast`, or a `linalg.generic` with one
 /// input and one result, every loop parallel, whose payload yields its input element,

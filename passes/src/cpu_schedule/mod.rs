@@ -226,6 +226,24 @@ pub(crate) fn list(values: &[i64]) -> String {
 }
 
 /// `tile_using_for` of `target` by `sizes`, naming the tiled op `tiled`.
+/// Script lines splitting `target` along loop `dim` after `at` iterations
+/// (`transform.structured.split`): the handles `{name}_main` (the first `at`) and
+/// `{name}_rest`.
+fn split_after(
+    script: &mut String,
+    target: &str,
+    dim: usize,
+    at: i64,
+    name: &str,
+) -> (String, String) {
+    let any = "!transform.any_op";
+    let _ = writeln!(
+        script,
+        "    {name}_parts = transform.structured.split {target} after {at} {{dimension = {dim}}} : {any}\n    {name}_main, {name}_rest = transform.split_handle {name}_parts : ({any}) -> ({any}, {any})"
+    );
+    (format!("{name}_main"), format!("{name}_rest"))
+}
+
 fn tile(script: &mut String, tiled: &str, target: &str, sizes: &[i64], interchange: &[i64]) {
     let loops = sizes.iter().filter(|s| **s != 0).count();
     let results = vec!["!transform.any_op"; loops + 1].join(", ");

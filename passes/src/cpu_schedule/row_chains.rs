@@ -307,10 +307,9 @@ pub(super) fn forward_identity_reshapes(block: melior::ir::BlockRef) {
 
 /// Whether the (one) result of `op` holds f32 elements.
 fn f32_result(op: OperationRef) -> bool {
-    op.result(0).is_ok_and(|r| {
-        melior::ir::r#type::RankedTensorType::try_from(r.r#type())
-            .is_ok_and(|t| t.element().is_f32())
-    })
+    result(op, 0)
+        .and_then(crate::lower_nodes::builder::tensor_info)
+        .is_some_and(|(_, element)| element.is_f32())
 }
 
 /// The chains among the top-level `generics` of a function (in block order), for code
@@ -512,13 +511,13 @@ pub(super) fn vectorize_row(
     if vectors.tail_lanes != 0 && vectors.main != 0 {
         // The whole pieces, then the tail (a reduction's tail starts from the pieces'
         // result).
+        let (whole, tail) = super::split_after(script, handle, last_dim, vectors.main, step);
         let _ = writeln!(
             script,
-            "    {step}_parts = transform.structured.split {handle} after {} {{dimension = {last_dim}}} : {any}\n    {step}_main, {step}_tail = transform.split_handle {step}_parts : ({any}) -> ({any}, {any})\n    transform.structured.vectorize {step}_tail vector_sizes [{}] : {any}",
-            vectors.main,
+            "    transform.structured.vectorize {tail} vector_sizes [{}] : {any}",
             list(&tail_sizes)
         );
-        main = format!("{step}_main");
+        main = whole;
     } else if vectors.tail_lanes != 0 {
         // A short row: one masked vector.
         let _ = writeln!(

@@ -50,15 +50,9 @@ pub(super) fn split_main(
     splits: &[(usize, i64)],
     i: usize,
 ) -> String {
-    use std::fmt::Write;
-    let any = "!transform.any_op";
     let mut target = target;
     for (k, (dim, main)) in splits.iter().enumerate() {
-        let _ = writeln!(
-            script,
-            "    %split{i}_{k} = transform.structured.split {target} after {main} {{dimension = {dim}}} : {any}\n    %main{i}_{k}, %rest{i}_{k} = transform.split_handle %split{i}_{k} : ({any}) -> ({any}, {any})"
-        );
-        target = format!("%main{i}_{k}");
+        target = super::split_after(script, &target, *dim, *main, &format!("%split{i}_{k}")).0;
     }
     target
 }
