@@ -92,6 +92,8 @@ pub fn register_glow_passes() {
         // SAFETY: registers a C++ pass in MLIR's global registry, once.
         unsafe { glow_dialects::ffi::glowRegisterMathApproximationPass() };
         // SAFETY: as above.
+        unsafe { glow_dialects::ffi::glowRegisterVectorAccumulatorsPass() };
+        // SAFETY: as above.
         unsafe { glow_dialects::ffi::glowRegisterGeneralizeElementwisePass() };
         // SAFETY: as above.
         unsafe { glow_dialects::ffi::glowRegisterVerifyRoundTripPass() };

@@ -164,7 +164,7 @@ fold-memref-alias-ops,func.func(loop-invariant-code-motion),cse,func.func(glow-h
             (String::new(), "convert-scf-to-cf,", "", "")
         };
         format!(
-            "func.func(glow-copies-to-linalg),glow-outline-kernels,func.func(convert-linalg-to-loops,glow-rolled-fill-loops,glow-math-approximation),glow-lower-dot4,func.func(glow-splat-scalar-reads,glow-lower-row-reductions,lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},{openmp}{early_cf}expand-strided-metadata,lower-affine,\
+            "func.func(glow-copies-to-linalg),glow-outline-kernels,func.func(convert-linalg-to-loops,glow-rolled-fill-loops,glow-math-approximation),glow-lower-dot4,func.func(glow-splat-scalar-reads,glow-vector-accumulators,glow-lower-row-reductions,lower-vector-multi-reduction),convert-vector-to-scf{{full-unroll=true}},{openmp}{early_cf}expand-strided-metadata,lower-affine,\
 convert-vector-to-llvm{{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle1d}},\
 finalize-memref-to-llvm{memref_to_llvm},{late_cf}convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-to-llvm{{filter-dialects={control_flow}}},\
 convert-func-to-llvm{func_to_llvm},{openmp_to_llvm}convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,glow-byte-bools"

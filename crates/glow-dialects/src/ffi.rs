@@ -72,6 +72,9 @@ unsafe extern "C" {
     /// Registers the C++ pass `glow-math-approximation` (MLIR's polynomial
     /// approximations of erf / exp / tanh).
     pub fn glowRegisterMathApproximationPass();
+    /// Registers the C++ pass `glow-vector-accumulators`
+    /// (dialects/lib/Transforms/VectorAccumulators.cpp).
+    pub fn glowRegisterVectorAccumulatorsPass();
     /// Registers `glow-generalize-elementwise` (dialects/lib/Transforms/GeneralizeElementwise.cpp).
     pub fn glowRegisterGeneralizeElementwisePass();
 
