@@ -7,6 +7,7 @@
 // CHECK-SAME: (%[[ROW:.*]]: memref<1024xf32>, %[[INIT:.*]]: vector<1xf32>)
 // CHECK: %[[NAN:.*]] = arith.constant dense<0x7FC00000> : vector<16xf32>
 // CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[SCALAR:.*]] = %[[INIT]], %[[LANES:.*]] = %[[NAN]]) -> (vector<1xf32>, vector<16xf32>)
+// CHECK-NOT: vector.multi_reduction
 // CHECK: %[[PIECES:.*]] = vector.shape_cast %{{.*}} : vector<1x128xf32> to vector<8x16xf32>
 // CHECK-COUNT-7: arith.maxnumf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK: %[[NEXT:.*]] = arith.maxnumf %[[LANES]], %{{.*}} : vector<16xf32>
@@ -54,17 +55,35 @@ func.func @identities(%rows: vector<1x48xf32>, %init: vector<1xf32>) -> (vector<
   return %s, %m : vector<1xf32>, vector<1xf32>
 }
 
+// Two reductions carried by one loop (max and a NaN-propagating maximum) each get
+// their own lanes.
+// CHECK-LABEL: func.func @two_in_one_loop
+// CHECK: iter_args({{.*}}) -> (vector<1xf32>, vector<1xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-DAG: vector.multi_reduction <maximumf>, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK-DAG: vector.multi_reduction <minnumf>, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+func.func @two_in_one_loop(%rows: vector<1x32xf32>, %a: vector<1xf32>, %b: vector<1xf32>) -> (vector<1xf32>, vector<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %a, %y = %b) -> (vector<1xf32>, vector<1xf32>) {
+    %nx = vector.multi_reduction <maximumf>, %rows, %x [1] : vector<1x32xf32> to vector<1xf32>
+    %ny = vector.multi_reduction <minnumf>, %rows, %y [1] : vector<1x32xf32> to vector<1xf32>
+    scf.yield %nx, %ny : vector<1xf32>, vector<1xf32>
+  }
+  return %r#0, %r#1 : vector<1xf32>, vector<1xf32>
+}
+
 // Refused: a row of 24 lanes (not whole registers), f64 rows, an accumulator also read
 // elsewhere in the loop, a result used beyond the yield, a reduction over the first
-// axis, and integer rows.
+// axis of a 1 x 32 row, integer rows, a row reduced to a scalar, and products.
 // CHECK-LABEL: func.func @refused
 // CHECK-NOT: vector<16xf32>
-// CHECK-COUNT-6: vector.multi_reduction
+// CHECK-COUNT-8: vector.multi_reduction
 // CHECK-NOT: vector<16xf32>
 // CHECK: return
-func.func @refused(%a: vector<1x24xf32>, %b: vector<1x32xf64>, %c: vector<1x32xf32>, %d: vector<32x1xf32>, %e: vector<1x32xi32>,
-                   %fa: vector<1xf32>, %fb: vector<1xf64>, %fd: vector<1xf32>, %fe: vector<1xi32>, %out: memref<1xf32>)
-    -> (vector<1xf32>, vector<1xf64>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xi32>) {
+func.func @refused(%a: vector<1x24xf32>, %b: vector<1x32xf64>, %c: vector<1x32xf32>, %e: vector<1x32xi32>, %g: vector<32xf32>,
+                   %fa: vector<1xf32>, %fb: vector<1xf64>, %fd: vector<32xf32>, %fe: vector<1xi32>, %fg: f32, %out: memref<1xf32>)
+    -> (vector<1xf32>, vector<1xf64>, vector<1xf32>, vector<1xf32>, vector<32xf32>, vector<1xi32>, f32, vector<1xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -86,13 +105,21 @@ func.func @refused(%a: vector<1x24xf32>, %b: vector<1x32xf64>, %c: vector<1x32xf
     vector.transfer_write %next, %out[%c0] {in_bounds = [true]} : vector<1xf32>, memref<1xf32>
     scf.yield %next : vector<1xf32>
   }
-  %r4 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %fd) -> (vector<1xf32>) {
-    %next = vector.multi_reduction <add>, %d, %acc [0] : vector<32x1xf32> to vector<1xf32>
-    scf.yield %next : vector<1xf32>
+  %r4 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %fd) -> (vector<32xf32>) {
+    %next = vector.multi_reduction <add>, %c, %acc [0] : vector<1x32xf32> to vector<32xf32>
+    scf.yield %next : vector<32xf32>
   }
   %r5 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %fe) -> (vector<1xi32>) {
     %next = vector.multi_reduction <add>, %e, %acc [1] : vector<1x32xi32> to vector<1xi32>
     scf.yield %next : vector<1xi32>
   }
-  return %r0, %r1, %r2, %r3, %r4, %r5 : vector<1xf32>, vector<1xf64>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xi32>
+  %r6 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %fg) -> (f32) {
+    %next = vector.multi_reduction <add>, %g, %acc [0] : vector<32xf32> to f32
+    scf.yield %next : f32
+  }
+  %r7 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %fa) -> (vector<1xf32>) {
+    %next = vector.multi_reduction <mul>, %c, %acc [1] : vector<1x32xf32> to vector<1xf32>
+    scf.yield %next : vector<1xf32>
+  }
+  return %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7 : vector<1xf32>, vector<1xf64>, vector<1xf32>, vector<1xf32>, vector<32xf32>, vector<1xi32>, f32, vector<1xf32>
 }

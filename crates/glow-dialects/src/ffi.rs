@@ -70,7 +70,7 @@ unsafe extern "C" {
     pub fn glowRegisterRustPass(spec: *const GlowRustPassSpec);
 
     /// Registers the C++ pass `glow-math-approximation` (MLIR's polynomial
-    /// approximations of erf / exp / tanh).
+    /// approximations of erf / tanh, glow's own of exp).
     pub fn glowRegisterMathApproximationPass();
     /// Registers the C++ pass `glow-vector-accumulators`
     /// (dialects/lib/Transforms/VectorAccumulators.cpp).

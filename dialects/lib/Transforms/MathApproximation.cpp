@@ -13,7 +13,8 @@
 // exp: MLIR's approximation takes about 20 vector instructions (clamps of x and of
 // the exponent, a floor, a conversion to integers, a polynomial in Estrin-like form).
 // Softmax and sigmoid (SiLU) spend most of their time in it. Glow's takes 15, all
-// branch-free arith, so it suits every target:
+// branch-free arith and FMAs, so it needs no AVX-512 instruction (on a target
+// without FMA, as MLIR's own, each math.fma becomes a call):
 //   x' = x clamped to [-87.68, 89] (a NaN passes through);
 //   t  = fma(x', log2(e), 1.5 * 2^23): x' / ln 2 rounded to the integer n, which
 //        sits in t's low mantissa bits (no rounding or conversion instruction);
@@ -21,11 +22,12 @@
 //        |r| <= ln 2 / 2;
 //   p  = 2 exp(r) as a degree-6 polynomial in Horner form (6 FMAs), coefficients
 //        fitted for the relative error on that interval;
-//   exp(x) = p * 2^(n-1), whose bits are (bits(t) + 126) << 23: the shift drops
-//        t's own exponent, and n - 1 in [-127, 127] for n in [-126, 128].
-// Error: at most about 1 ulp. Inputs above ln(FLT_MAX) overflow to +inf in the last
-// multiplication; n = -126 (x below about -86.99, results under 2^-125.5) gives
-// exactly 0, so exp(-inf) = 0 and results below twice FLT_MIN flush to zero.
+//   exp(x) = p * s, s's bits (bits(t) + 126) << 23: the shift drops t's own
+//        exponent, so s = 2^(n-1) for n in [-125, 128], and s = +0 for n = -126.
+// Error: at most about 1 ulp for results above 2^-125.5. Inputs above ln(FLT_MAX)
+// overflow to +inf in the last multiplication. n = -126 (x below about -86.9887)
+// gives exactly 0: exp(-inf) = 0, and results under 2^-125.5 (about 1.41 FLT_MIN,
+// some of them normal) flush to zero, where MLIR's version went on into subnormals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +53,8 @@ struct ShortExpApproximation : public OpRewritePattern<math::ExpOp> {
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
+    if (!getElementTypeOrSelf(type).isF32() || !(isa<VectorType>(type) || type.isF32()))
+      return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     auto shaped = dyn_cast<VectorType>(type);
     Type intType = b.getI32Type();

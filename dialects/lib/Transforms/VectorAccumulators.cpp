@@ -16,11 +16,14 @@
 // folded together, with %init, once after the loop. Softmax's max and sum, a layer
 // norm's mean and variance and innermost ReduceMax / ReduceSum take this form.
 //
-// Only f32 rows whose length is a multiple of 16, reduced along their last axis, whose
-// accumulator is the loop's own iter_arg used by nothing else and whose result is only
-// yielded back to it. The identity keeps every result unchanged up to reassociation:
-// -0 for add, 1 for mul, NaN for maxnumf / minnumf (which drop NaNs), -inf / +inf for
-// maximumf / minimumf; a loop that runs no step still returns %init.
+// Only f32 rows whose length is a multiple of 16, reduced along their last axis to a
+// vector accumulator (not a scalar), which is the loop's own iter_arg used by nothing
+// else, and whose result is only yielded back to it. Kinds: add (identity -0; sums are
+// reassociated, as the per-chunk trees already were), maxnumf / minnumf (NaN, which
+// they drop) and maximumf / minimumf (-inf / +inf), all exact in any order but add.
+// Products are left alone: folded lane by lane across chunks, one lane can reach inf
+// and another 0 where the row's product is finite. A loop that runs no step still
+// returns %init.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +49,6 @@ std::optional<float> identity(vector::CombiningKind kind) {
   switch (kind) {
   case vector::CombiningKind::ADD:
     return -0.0f;
-  case vector::CombiningKind::MUL:
-    return 1.0f;
   case vector::CombiningKind::MAXNUMF:
   case vector::CombiningKind::MINNUMF:
     return std::numeric_limits<float>::quiet_NaN();
@@ -73,6 +74,8 @@ std::optional<unsigned> carriedPosition(vector::MultiDimReductionOp reduction) {
   if (shape.back() % kLanes != 0 ||
       reduction.getReductionDims() != ArrayRef<int64_t>{rank - 1} ||
       llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+    return std::nullopt;
+  if (!isa<VectorType>(reduction.getAcc().getType()))
     return std::nullopt;
   auto acc = dyn_cast<BlockArgument>(reduction.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 ||
@@ -126,7 +129,7 @@ void carryVector(IRRewriter &rewriter, vector::MultiDimReductionOp reduction,
     return;
   auto newLoop = cast<scf::ForOp>(grown->getOperation());
 
-  // The scalar iter_arg now passes through (canonicalization drops it) and the
+  // The one-lane iter_arg now passes through (LLVM drops its dead phi) and the
   // per-step reduction is dead.
   Operation *yield = newLoop.getBody()->getTerminator();
   rewriter.modifyOpInPlace(yield, [&] {
