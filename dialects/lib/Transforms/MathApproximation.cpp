@@ -34,10 +34,10 @@
 #include "glow-c/MathApproximation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -53,26 +53,20 @@ struct ShortExpApproximation : public OpRewritePattern<math::ExpOp> {
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32() || !(isa<VectorType>(type) || type.isF32()))
+    auto shaped = dyn_cast<VectorType>(type);
+    if (!(shaped ? shaped.getElementType() : type).isF32())
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    auto shaped = dyn_cast<VectorType>(type);
-    Type intType = b.getI32Type();
-    if (shaped)
-      intType = shaped.clone(intType);
-    auto floatConstant = [&](float value) -> Value {
-      Attribute scalar = b.getF32FloatAttr(value);
-      if (shaped)
-        return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, scalar));
-      return arith::ConstantOp::create(b, cast<TypedAttr>(scalar));
-    };
-    auto intConstant = [&](int32_t value) -> Value {
-      Attribute scalar = b.getI32IntegerAttr(value);
+    Type intType = shaped ? Type(shaped.clone(b.getI32Type())) : b.getI32Type();
+    // A scalar constant, splat when the exp is a vector.
+    auto constant = [&](TypedAttr scalar) -> Value {
       if (shaped)
         return arith::ConstantOp::create(
-            b, DenseElementsAttr::get(cast<ShapedType>(intType), scalar));
-      return arith::ConstantOp::create(b, cast<TypedAttr>(scalar));
+            b, DenseElementsAttr::get(shaped.clone(scalar.getType()), scalar));
+      return arith::ConstantOp::create(b, scalar);
     };
+    auto floatConstant = [&](float value) { return constant(b.getF32FloatAttr(value)); };
+    auto intConstant = [&](int32_t value) { return constant(b.getI32IntegerAttr(value)); };
     auto fma = [&](Value a, Value c, Value d) -> Value {
       return math::FmaOp::create(b, a, c, d);
     };
