@@ -99,6 +99,37 @@
 // RUN: not glow-import %t/gemm.onnx 2>&1 | FileCheck %s --check-prefix=GEMM
 // GEMM: glow-import: error: node 'fc' (Gemm): A [1, 72] and B [128, 10] (after transposition) have different reduction sizes (72 vs 128)
 
+// Concat pieces that differ other than along the axis (found by the fuzzer: this once
+// reached MLIR's verifier as a panic).
+// RUN: %python %S/Inputs/models.py concat-mismatch %t/concat.onnx
+// RUN: not glow-import %t/concat.onnx -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=CONCAT
+// RUN: not test -e %t/out.mlir
+// CONCAT: glow-import: error: node 'cat' (Concat): input #1 has shape [5, 4], input #0 [2, 3]: they differ in dimension 1, not only along axis 0
+// RUN: %python %S/Inputs/models.py concat-rank %t/concat-rank.onnx
+// RUN: not glow-import %t/concat-rank.onnx 2>&1 | FileCheck %s --check-prefix=CAT-RANK
+// CAT-RANK: glow-import: error: node 'cat' (Concat): input #1 has rank 1, input #0 rank 2
+// Every piece empty along the axis is valid: the result is the (empty) first piece.
+// RUN: %python %S/Inputs/models.py concat-all-empty %t/concat-empty.onnx
+// RUN: glow-import %t/concat-empty.onnx | FileCheck %s --check-prefix=CAT-EMPTY
+// CAT-EMPTY: glow.graph.concat %arg0 dim 1 : (tensor<2x0xf32>) -> tensor<2x0xf32>
+
+// More shapes the fuzzer found reaching MLIR's verifier: each is now the node's error.
+// RUN: %python %S/Inputs/models.py tile-repeats %t/tile.onnx
+// RUN: not glow-import %t/tile.onnx 2>&1 | FileCheck %s --check-prefix=TILE
+// TILE: glow-import: error: node 'tile' (Tile): 'repeats' has 3 values for an input of rank 2
+// RUN: %python %S/Inputs/models.py topk-too-large %t/topk.onnx
+// RUN: not glow-import %t/topk.onnx 2>&1 | FileCheck %s --check-prefix=TOPK
+// TOPK: glow-import: error: node 'top' (TopK): K = 5 must lie in 0..=3 (the size of axis 1)
+// RUN: %python %S/Inputs/models.py conv-rank-2 %t/conv2.onnx
+// RUN: not glow-import %t/conv2.onnx 2>&1 | FileCheck %s --check-prefix=CONV-RANK
+// CONV-RANK: glow-import: error: node 'conv' (Conv): the input has rank 2; a window needs (N, C, spatial...) with 1 to 3 spatial dimensions
+// RUN: %python %S/Inputs/models.py global-pool-empty %t/gap.onnx
+// RUN: not glow-import %t/gap.onnx 2>&1 | FileCheck %s --check-prefix=GAP
+// GAP: glow-import: error: node 'gap' (GlobalAveragePool): the input [1, 2, 0, 3] has an empty spatial dimension: nothing to pool
+// RUN: %python %S/Inputs/models.py reshape-overflow %t/reshape.onnx
+// RUN: not glow-import %t/reshape.onnx 2>&1 | FileCheck %s --check-prefix=RESHAPE
+// RESHAPE: glow-import: error: node 'reshape' (Reshape): dimensions [1099511627776, 1099511627776] overflow
+
 // Names and op types with control characters stay on one line (escaped).
 // RUN: %python %S/Inputs/models.py newline-names %t/newline.onnx
 // RUN: not glow-import %t/newline.onnx 2>&1 | FileCheck %s --check-prefix=NEWLINE

@@ -646,6 +646,38 @@ def main():
         m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                   [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, [2, 4])],
                   [weight("w", 5, 4)])
+    elif kind == "concat-mismatch":
+        m = model([helper.make_node("Concat", ["x", "w"], ["y"], name="cat", axis=0)],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, [7, 3])],
+                  [weight("w", 5, 4)])
+    elif kind == "concat-rank":
+        m = model([helper.make_node("Concat", ["x", "w"], ["y"], name="cat", axis=1)],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, [2, 7])],
+                  [weight("w", 4)])
+    elif kind == "concat-all-empty":
+        m = model([helper.make_node("Concat", ["x", "z"], ["y"], name="cat", axis=1)],
+                  [value("x", TensorProto.FLOAT, [2, 0]), value("z", TensorProto.FLOAT, [2, 0])],
+                  [value("y", TensorProto.FLOAT, [2, 0])])
+    elif kind == "tile-repeats":
+        m = model([helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [ints("r", [2, 2, 2])])
+    elif kind == "topk-too-large":
+        m = model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="top")],
+                  [value("x", TensorProto.FLOAT, [2, 3])],
+                  [value("v", TensorProto.FLOAT, None), value("i", TensorProto.INT64, None)],
+                  [ints("k", [5])])
+    elif kind == "conv-rank-2":
+        m = model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [weight("w", 5, 3)])
+    elif kind == "global-pool-empty":
+        m = model([helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap")],
+                  [value("x", TensorProto.FLOAT, [1, 2, 0, 3])], [value("y", TensorProto.FLOAT, None)])
+    elif kind == "reshape-overflow":
+        m = model([helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+                  [value("x", TensorProto.FLOAT, [1, 4])], [value("y", TensorProto.FLOAT, None)],
+                  [ints("s", [1 << 40, 1 << 40])])
     elif kind == "bad-raw-data":
         tensor = weight("w", 4)
         tensor.raw_data = tensor.raw_data[:8]

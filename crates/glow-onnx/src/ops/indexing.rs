@@ -71,6 +71,12 @@ pub fn top_k<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         cx.attr_i("k", 0)
     };
     let axis = normalize_axis(cx.attr_i("axis", -1), x.shape.len())?;
+    if k < 0 || k > x.shape[axis] {
+        return Err(format!(
+            "K = {k} must lie in 0..={} (the size of axis {axis})",
+            x.shape[axis]
+        ));
+    }
     let value = cx.value(0)?;
     let builder = glow_graph::TopKOperationBuilder::new(cx.context, cx.location)
         .input(value)

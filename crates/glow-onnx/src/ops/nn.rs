@@ -178,6 +178,12 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
             x.shape.len()
         ));
     }
+    if x.shape[2..].contains(&0) {
+        return Err(format!(
+            "the input {:?} has an empty spatial dimension: nothing to pool",
+            x.shape
+        ));
+    }
     // More than two spatial dimensions pool as one flattened dimension.
     let rank = x.shape.len();
     let x = if rank > 4 {

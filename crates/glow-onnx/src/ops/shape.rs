@@ -17,8 +17,12 @@ pub(super) fn reshaped<'c, 'a>(
     slot: &Slot<'c, 'a>,
     shape: Vec<i64>,
 ) -> Converted<'c, 'a> {
-    let count: i64 = slot.shape.iter().product();
-    if shape.iter().product::<i64>() != count {
+    let count = element_count(&slot.shape)?;
+    // Zero dimensions aside, the dimensions' product must fit (strides are computed
+    // from it even when the tensor is empty).
+    let nonzero: Vec<i64> = shape.iter().map(|d| (*d).max(1)).collect();
+    element_count(&nonzero)?;
+    if element_count(&shape)? != count {
         return Err(format!("cannot reshape {:?} into {shape:?}", slot.shape));
     }
     if let Some(data) = &slot.constant {
@@ -49,13 +53,13 @@ pub fn reshape<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             _ => return Err(format!("invalid shape {requested:?}")),
         }
     }
-    let count: i64 = x.shape.iter().product();
     if let Some(i) = infer {
-        let known: i64 = shape.iter().product();
+        let count = element_count(&x.shape)?;
+        let known = element_count(&shape)?;
         if known == 0 || count % known != 0 {
             return Err(format!("cannot reshape {:?} into {requested:?}", x.shape));
         }
-        shape[i] = count / known;
+        shape[i] = (count / known) as i64;
     }
     reshaped(cx, &x, shape)
 }
@@ -94,6 +98,7 @@ pub fn concat<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
         .collect::<Result<_, _>>()?;
     let first = inputs.first().ok_or("needs at least one input")?;
     let axis = normalize_axis(cx.attr_i("axis", 0), first.shape.len())?;
+    check_concat_pieces(&inputs, axis)?;
     let mut shape = first.shape.clone();
     shape[axis] = inputs.iter().map(|s| s.shape[axis]).sum();
     if inputs.iter().all(|s| s.constant.is_some()) {
@@ -103,14 +108,46 @@ pub fn concat<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             .collect();
         return Ok(vec![Slot::constant(folding::concat(&data, axis))]);
     }
-    // Empty pieces contribute nothing.
-    let values = (0..inputs.len())
+    // Empty pieces contribute nothing; when all are empty, the result is the first.
+    let mut values = (0..inputs.len())
         .filter(|i| inputs[*i].shape[axis] != 0)
         .map(|i| cx.value(i))
         .collect::<Result<Vec<_>, _>>()?;
+    if values.is_empty() {
+        values.push(cx.value(0)?);
+    }
     let attr = cx.i64_attr(axis as i64);
     let out = cx.emit(glow_graph::concat(cx.context, &values, attr, cx.location).into());
     Ok(vec![Slot::value(out, shape, first.element)])
+}
+
+/// Concat's pieces agree in rank, element type, quantization and every dimension but
+/// `axis` (checked here so a bad model gets the node's error, not a rejected op).
+fn check_concat_pieces(inputs: &[Slot], axis: usize) -> Result<(), String> {
+    let first = &inputs[0];
+    for (index, piece) in inputs.iter().enumerate().skip(1) {
+        if piece.shape.len() != first.shape.len() {
+            return Err(format!(
+                "input #{index} has rank {}, input #0 rank {}",
+                piece.shape.len(),
+                first.shape.len()
+            ));
+        }
+        if piece.element != first.element || piece.quantization != first.quantization {
+            return Err(format!(
+                "input #{index}'s element type or quantization differs from input #0's"
+            ));
+        }
+        if let Some(d) =
+            (0..first.shape.len()).find(|d| *d != axis && piece.shape[*d] != first.shape[*d])
+        {
+            return Err(format!(
+                "input #{index} has shape {:?}, input #0 {:?}: they differ in dimension {d}, not only along axis {axis}",
+                piece.shape, first.shape
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Axes from the attribute (before `opset`) or the optional input #1.
@@ -404,6 +441,28 @@ pub fn pad<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
 pub fn tile<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let x = cx.input(0)?;
     let repeats = cx.constant_input(1, "repeats")?.to_i64s();
+    if repeats.len() != x.shape.len() {
+        return Err(format!(
+            "'repeats' has {} values for an input of rank {}",
+            repeats.len(),
+            x.shape.len()
+        ));
+    }
+    if let Some(r) = repeats.iter().find(|r| **r < 1) {
+        return Err(format!(
+            "repeat count {r} is not supported (only positive counts)"
+        ));
+    }
+    if x.shape
+        .iter()
+        .zip(&repeats)
+        .any(|(d, r)| d.checked_mul(*r).is_none())
+    {
+        return Err(format!(
+            "repeats {repeats:?} overflow the shape {:?}",
+            x.shape
+        ));
+    }
     let input = cx.value(0)?;
     let attr = cx.array_attr(&repeats);
     let out = cx.emit(glow_graph::tile(cx.context, input, attr, cx.location).into());

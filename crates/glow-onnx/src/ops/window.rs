@@ -161,13 +161,16 @@ pub(super) fn window_nd(
 
 /// Convolutions and pools take 1 to 3 spatial dimensions (ranks 3 to 5).
 pub(super) fn check_spatial_rank(rank: usize) -> Result<(), String> {
-    if rank <= 5 {
-        return Ok(());
+    match rank {
+        3..=5 => Ok(()),
+        0..=2 => Err(format!(
+            "the input has rank {rank}; a window needs (N, C, spatial...) with 1 to 3 spatial dimensions"
+        )),
+        _ => Err(format!(
+            "{}-D spatial input is not supported (only 1-D, 2-D and 3-D)",
+            rank - 2
+        )),
     }
-    Err(format!(
-        "{}-D spatial input is not supported (only 1-D, 2-D and 3-D)",
-        rank - 2
-    ))
 }
 
 /// A rank-3 (N, C, L) slot is viewed as (N, C, 1, L); returns the 2-D value.
