@@ -8,6 +8,8 @@
 # everywhere and CI is reproducible; 0 picks a random seed, for exploring).
 # A crash, panic, leak-free-heap error, timeout (30 s per input) or out-of-memory
 # (4 GiB) fails the run; the input that caused it is left in fuzz/artifacts/<target>/.
+# Before the random runs, python/fuzz_op_sweep.py feeds the ONNX target a one-node
+# model of every supported op with mismatched, empty, scalar and overflowing inputs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${GLOW_FUZZ_SECONDS:-60}"
@@ -28,6 +30,9 @@ fi
 
 echo "== fuzz: building the targets (nightly, AddressSanitizer)"
 cargo +nightly fuzz build 2>&1 | grep -v "^ *Compiling" || true
+echo "== fuzz onnx_reader: every supported op against odd shapes (python/fuzz_op_sweep.py)"
+cargo build --bin glow-import 2>&1 | grep -v "^ *\(Compiling\|Finished\)" || true
+.venv/bin/python python/fuzz_op_sweep.py
 for target in "${targets[@]}"; do
   if compgen -G "fuzz/regressions/$target/*" >/dev/null; then
     echo "== fuzz $target: regression inputs"
