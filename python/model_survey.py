@@ -32,6 +32,7 @@ SURVEY = {
     **{name: (1, 3, size, size) for name, size in {
         "torch_densenet121": 224, "torch_googlenet": 224, "torch_inception_v3": 299,
         "torch_shufflenet_v2": 224, "torch_mnasnet": 224, "torch_mobilenet_v3_small": 224,
+        "torch_mobilenet_v3_large": 224, "torch_regnet_y_400mf": 224, "torch_maxvit_t": 224,
         "torch_efficientnet_v2_s": 224, "torch_alexnet": 224, "torch_fcn_resnet50": 224,
         "torch_deeplabv3_mobilenet_v3": 224, "torch_lraspp_mobilenet_v3": 224}.items()},
     "torch_lstm": (1, 64, 128), "torch_gru": (4, 100, 40), "torch_tcn": (2, 40, 400),
