@@ -117,6 +117,10 @@
 // RUN: %python %S/Inputs/models.py tile-repeats %t/tile.onnx
 // RUN: not glow-import %t/tile.onnx 2>&1 | FileCheck %s --check-prefix=TILE
 // TILE: glow-import: error: node 'tile' (Tile): 'repeats' has 3 values for an input of rank 2
+// A zero repeat count is valid ONNX: an empty result, matching onnxruntime.
+// RUN: %python %S/Inputs/models.py tile-zero %t/tile-zero.onnx
+// RUN: glow-import %t/tile-zero.onnx | FileCheck %s --check-prefix=TILE-ZERO
+// TILE-ZERO: -> (tensor<4x0xf32> {glow.name = "y"})
 // RUN: %python %S/Inputs/models.py topk-too-large %t/topk.onnx
 // RUN: not glow-import %t/topk.onnx 2>&1 | FileCheck %s --check-prefix=TOPK
 // TOPK: glow-import: error: node 'top' (TopK): K = 5 must lie in 0..=3 (the size of axis 1)

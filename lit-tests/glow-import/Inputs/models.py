@@ -662,6 +662,10 @@ def main():
         m = model([helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
                   [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
                   [ints("r", [2, 2, 2])])
+    elif kind == "tile-zero":
+        m = model([helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
+                  [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
+                  [ints("r", [2, 0])])
     elif kind == "topk-too-large":
         m = model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="top")],
                   [value("x", TensorProto.FLOAT, [2, 3])],

@@ -448,20 +448,21 @@ pub fn tile<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
             x.shape.len()
         ));
     }
-    if let Some(r) = repeats.iter().find(|r| **r < 1) {
-        return Err(format!(
-            "repeat count {r} is not supported (only positive counts)"
-        ));
+    if let Some(r) = repeats.iter().find(|r| **r < 0) {
+        return Err(format!("repeat count {r} is negative"));
     }
-    if x.shape
+    let shape = x
+        .shape
         .iter()
         .zip(&repeats)
-        .any(|(d, r)| d.checked_mul(*r).is_none())
-    {
-        return Err(format!(
-            "repeats {repeats:?} overflow the shape {:?}",
-            x.shape
-        ));
+        .map(|(d, r)| d.checked_mul(*r))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| format!("repeats {repeats:?} overflow the shape {:?}", x.shape))?;
+    if repeats.contains(&0) {
+        // No copies along some axis: an empty tensor, which glow.graph.tile refuses.
+        let empty = TensorData::from_raw(x.element, shape.clone(), Vec::new())
+            .ok_or_else(|| format!("the empty result {shape:?} is too large"))?;
+        return Ok(vec![Slot::constant(empty)]);
     }
     let input = cx.value(0)?;
     let attr = cx.array_attr(&repeats);
