@@ -8,12 +8,13 @@ time. This sweep builds them on purpose. For each op type `glow-import
 disagree (mismatched dimensions, ranks 0 to 4, empty dimensions, int64 data, a
 constant whose product overflows, missing optional inputs) and, with --attributes,
 the same with out-of-range attributes (axis 9, zero strides, group 0, negative pads,
-...). Each model runs through the `onnx_reader` fuzz target built by `cargo fuzz`
+...); --opsets sweeps other opset versions (default 17), whose converters take some
+operands as attributes or inputs. Each model runs through the `onnx_reader` fuzz target built by `cargo fuzz`
 (AddressSanitizer; it fails on a crash, on out-of-bounds access and on any panic,
 even one the importer caught and turned into an error). A model the importer rejects
 with an error passes: only crashes and panics count.
 
-  python/fuzz_op_sweep.py [--attributes] [--jobs 2] [--keep DIR]
+  python/fuzz_op_sweep.py [--attributes] [--opsets 11,17,28] [--jobs 2] [--keep DIR]
 
 Prints each failing model with its panic or sanitizer line, copies it to --keep
 (default fuzz/artifacts/op_sweep/), and ends with `op sweep: N models, M failed`;
@@ -35,7 +36,8 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 ROOT = Path(__file__).resolve().parent.parent
-FUZZ_BINARY = ROOT / "fuzz/target/x86_64-unknown-linux-gnu/release/onnx_reader"
+# cargo fuzz builds into fuzz/target/<host triple>/release/.
+FUZZ_BINARIES = sorted(ROOT.glob("fuzz/target/*/release/onnx_reader"))
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
 
@@ -110,10 +112,10 @@ def supported_ops(glow_import):
 ATTRIBUTE_INPUTS = ["one-input", "rank-4", "rank-3-constants", "optional-gap", "huge-constant"]
 
 
-def write_models(folder, ops, with_attributes):
+def write_models(folder, ops, with_attributes, opset_versions):
     paths = []
-    for domain, op in ops:
-        opsets = [helper.make_opsetid("", 17)] + ([helper.make_opsetid(domain, 1)] if domain else [])
+    for (domain, op), version in ((o, v) for o in ops for v in opset_versions):
+        opsets = [helper.make_opsetid("", version)] + ([helper.make_opsetid(domain, 1)] if domain else [])
         for input_name, (inputs, initializers, names) in INPUT_SETS.items():
             attribute_sets = {"no-attributes": {}}
             if with_attributes and input_name in ATTRIBUTE_INPUTS:
@@ -122,16 +124,20 @@ def write_models(folder, ops, with_attributes):
                 node = helper.make_node(op, names, ["z"], name="n", domain=domain, **attributes)
                 graph = helper.make_graph([node], "sweep", inputs, [info("z", F, None)], initializers)
                 model = helper.make_model(graph, opset_imports=opsets, ir_version=9)
-                path = folder / f"{domain + '.' if domain else ''}{op}--{input_name}--{attribute_name}.onnx"
+                name = f"{domain + '.' if domain else ''}{op}--opset-{version}--{input_name}--{attribute_name}"
+                path = folder / "models" / f"{name}.onnx"
                 path.write_bytes(model.SerializeToString())
                 paths.append(path)
     return paths
 
 
-def run_one(binary, path):
-    """None if the harness accepts `path`, else the first panic / sanitizer line."""
+def run_one(binary, path, scratch):
+    """None if the harness accepts `path`, else the first panic / sanitizer line. The
+    harness's temporary copy and libFuzzer's crash files go to `scratch`."""
+    environment = {**os.environ, "TMPDIR": str(scratch)}
     try:
-        run = subprocess.run([binary, str(path)], capture_output=True, text=True, timeout=60)
+        run = subprocess.run([binary, str(path)], capture_output=True, text=True, timeout=60,
+                             cwd=scratch, env=environment)
     except subprocess.TimeoutExpired:
         return "timeout (60 s)"
     if run.returncode == 0:
@@ -147,19 +153,32 @@ def run_one(binary, path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--attributes", action="store_true", help="add out-of-range attribute variants")
+    parser.add_argument("--opsets", default="17",
+                        help="comma-separated default-domain opset versions to sweep (default 17)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--fuzz-binary", default=str(FUZZ_BINARY), help="the onnx_reader fuzz target")
+    parser.add_argument("--fuzz-binary", default=str(FUZZ_BINARIES[0]) if FUZZ_BINARIES else "",
+                        help="the onnx_reader fuzz target (cargo +nightly fuzz build onnx_reader)")
     parser.add_argument("--glow-import", default=str(ROOT / "target/debug/glow-import"))
     parser.add_argument("--keep", default=str(ROOT / "fuzz/artifacts/op_sweep"), help="where failing models go")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        opset_versions = [int(v) for v in args.opsets.split(",")]
+    except ValueError:
+        parser.error(f"--opsets '{args.opsets}' is not a comma-separated list of integers")
     for tool in (args.fuzz_binary, args.glow_import):
-        if not Path(tool).is_file():
+        if not tool or not Path(tool).is_file():
             sys.exit(f"fuzz_op_sweep: '{tool}' does not exist (cargo +nightly fuzz build onnx_reader; cargo build)")
+    binary = str(Path(args.fuzz_binary).resolve())  # it runs in the scratch folder
     ops = supported_ops(args.glow_import)
+    if not ops:
+        sys.exit(f"fuzz_op_sweep: {args.glow_import} --list-supported listed no op types")
     with tempfile.TemporaryDirectory(prefix="glow-op-sweep-") as folder:
-        paths = write_models(Path(folder), ops, args.attributes)
+        (Path(folder) / "models").mkdir()
+        paths = write_models(Path(folder), ops, args.attributes, opset_versions)
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            outcomes = list(pool.map(lambda p: (p, run_one(args.fuzz_binary, p)), paths))
+            outcomes = list(pool.map(lambda p: (p, run_one(binary, p, folder)), paths))
         failed = [(path, reason) for path, reason in outcomes if reason]
         if failed:
             keep = Path(args.keep)

@@ -29,9 +29,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 echo "== fuzz: building the targets (nightly, AddressSanitizer)"
-cargo +nightly fuzz build 2>&1 | grep -v "^ *Compiling" || true
+# (grep's status is ignored, cargo's is kept: pipefail fails the script on a build error)
+cargo +nightly fuzz build 2>&1 | { grep -v "^ *Compiling" || true; }
 echo "== fuzz onnx_reader: every supported op against odd shapes (python/fuzz_op_sweep.py)"
-cargo build --bin glow-import 2>&1 | grep -v "^ *\(Compiling\|Finished\)" || true
+cargo build --bin glow-import 2>&1 | { grep -v "^ *\(Compiling\|Finished\)" || true; }
 .venv/bin/python python/fuzz_op_sweep.py
 for target in "${targets[@]}"; do
   if compgen -G "fuzz/regressions/$target/*" >/dev/null; then

@@ -108,6 +108,9 @@
 // RUN: %python %S/Inputs/models.py concat-rank %t/concat-rank.onnx
 // RUN: not glow-import %t/concat-rank.onnx 2>&1 | FileCheck %s --check-prefix=CAT-RANK
 // CAT-RANK: glow-import: error: node 'cat' (Concat): input #1 has rank 1, input #0 rank 2
+// RUN: %python %S/Inputs/models.py concat-overflow %t/concat-overflow.onnx
+// RUN: not glow-import %t/concat-overflow.onnx 2>&1 | FileCheck %s --check-prefix=CAT-OVERFLOW
+// CAT-OVERFLOW: glow-import: error: node 'cat' (Concat): the pieces' sizes along axis 1 overflow
 // Every piece empty along the axis is valid: the result is the (empty) first piece.
 // RUN: %python %S/Inputs/models.py concat-all-empty %t/concat-empty.onnx
 // RUN: glow-import %t/concat-empty.onnx | FileCheck %s --check-prefix=CAT-EMPTY

@@ -662,6 +662,9 @@ def main():
         m = model([helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
                   [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],
                   [ints("r", [2, 2, 2])])
+    elif kind == "concat-overflow":
+        m = model([helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=1)],
+                  [value("x", TensorProto.FLOAT, [0, 1 << 62])], [value("y", TensorProto.FLOAT, None)])
     elif kind == "tile-zero":
         m = model([helper.make_node("Tile", ["x", "r"], ["y"], name="tile")],
                   [value("x", TensorProto.FLOAT, [2, 3])], [value("y", TensorProto.FLOAT, None)],

@@ -9,7 +9,7 @@ use crate::{
     builder::{normalize_axis, Converted, NodeContext, Slot},
     element::Element,
     folding,
-    tensor::TensorData,
+    tensor::{element_count, TensorData},
 };
 use glow_dialects::ods::glow_graph;
 use melior::ir::Value;
@@ -187,7 +187,8 @@ fn global_pool<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>, max: bool) -> Converted
     // More than two spatial dimensions pool as one flattened dimension.
     let rank = x.shape.len();
     let x = if rank > 4 {
-        let flat = vec![x.shape[0], x.shape[1], x.shape[2..].iter().product()];
+        let pixels = element_count(&x.shape[2..])? as i64;
+        let flat = vec![x.shape[0], x.shape[1], pixels];
         compose::reshape(cx, &x, &flat)?
     } else {
         x

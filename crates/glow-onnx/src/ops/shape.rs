@@ -21,7 +21,7 @@ pub(super) fn reshaped<'c, 'a>(
     // Zero dimensions aside, the dimensions' product must fit (strides are computed
     // from it even when the tensor is empty).
     let nonzero: Vec<i64> = shape.iter().map(|d| (*d).max(1)).collect();
-    element_count(&nonzero)?;
+    element_count(&nonzero).map_err(|_| format!("dimensions {shape:?} overflow"))?;
     if element_count(&shape)? != count {
         return Err(format!("cannot reshape {:?} into {shape:?}", slot.shape));
     }
@@ -100,7 +100,10 @@ pub fn concat<'c, 'a>(cx: &mut NodeContext<'c, 'a, '_>) -> Converted<'c, 'a> {
     let axis = normalize_axis(cx.attr_i("axis", 0), first.shape.len())?;
     check_concat_pieces(&inputs, axis)?;
     let mut shape = first.shape.clone();
-    shape[axis] = inputs.iter().map(|s| s.shape[axis]).sum();
+    shape[axis] = inputs
+        .iter()
+        .try_fold(0i64, |sum, s| sum.checked_add(s.shape[axis]))
+        .ok_or_else(|| format!("the pieces' sizes along axis {axis} overflow"))?;
     if inputs.iter().all(|s| s.constant.is_some()) {
         let data: Vec<&TensorData> = inputs
             .iter()
